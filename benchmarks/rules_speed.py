@@ -1,0 +1,102 @@
+"""Random complete hands per second: our rules engine against the PyPI package ``dominoes``.
+
+Both engines play uniformly random legal moves until the hand ends, picked by the same function
+from the same kind of generator, measured side by side (interleaved rounds, median taken) in one
+run because these machines are noisy. ``dominoes`` plays only the four-player block game with all
+28 tiles dealt; our engine plays the same game as its partners variant (four players, 7 tiles
+each, no boneyard), with every rule checked on every action.
+
+Run: .venv/bin/python benchmarks/rules_speed.py [--seconds S] [--rounds R]
+Last line: ``rules_speed: ours=N games/s dominoes=M games/s ratio=R``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from referee.rules import Hand, Rules, Variant
+
+
+def _ours(rules: Rules) -> Callable[[random.Random], int]:
+    def one(rng: random.Random) -> int:
+        pick = rng.random
+        hand = Hand.deal_random(rules, rng)
+        while not hand.is_over():
+            plays = hand.legal_plays()
+            if plays:
+                hand.push(plays[int(pick() * len(plays))])
+            elif hand.drawable():
+                hand.draw()
+            else:
+                hand.pass_turn()
+        return len(hand.moves)
+    return one
+
+
+def _dominoes() -> Callable[[random.Random], int] | None:
+    try:
+        import dominoes  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+
+    def one(rng: random.Random) -> int:
+        pick = rng.random
+        game = dominoes.Game.new()
+        while game.result is None:
+            moves = game.valid_moves
+            game.make_move(*moves[int(pick() * len(moves))])
+        return len(game.moves)
+    return one
+
+
+def rate(play_one: Callable[[random.Random], int], seconds: float, seed: int) -> float:
+    """Complete hands per second over about ``seconds``."""
+    rng = random.Random(seed)
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(20):
+            play_one(rng)
+        games += 20
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median taken)")
+    args = parser.parse_args(argv)
+
+    engines: dict[str, Callable[[random.Random], int]] = {
+        "draw, 2 players": _ours(Rules(Variant.DRAW, players=2)),
+        "fives, 2 players": _ours(Rules(Variant.FIVES, players=2)),
+        "partners, 4 players": _ours(Rules(Variant.PARTNERS, players=4)),
+    }
+    reference = _dominoes()
+    if reference is None:
+        print("rules_speed: the package 'dominoes' is not installed (pip install dominoes)", file=sys.stderr)
+        return 2
+    engines["dominoes: block, 4 players"] = reference
+    rates: dict[str, list[float]] = {name: [] for name in engines}
+    for round_no in range(args.rounds):
+        for name, engine in engines.items():
+            rates[name].append(rate(engine, args.seconds, seed=round_no))
+    for name, values in rates.items():
+        print(f"{name:28s} {statistics.median(values):10.0f} games/s  (rounds: "
+              f"{', '.join(f'{v:.0f}' for v in values)})")
+    ours = statistics.median(rates["partners, 4 players"])
+    theirs = statistics.median(rates["dominoes: block, 4 players"])
+    print(f"rules_speed: ours={ours:.0f} games/s dominoes={theirs:.0f} games/s ratio={ours / theirs:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,218 @@
+"""The ``referee`` command. Every user error is one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from referee.rules import RecordError, Rules, RulesError, Variant
+from referee.rules.bots import BOTS
+from referee.rules.variants import BlockedScoring
+
+
+class UserError(Exception):
+    """A problem with what the user asked for: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+# -- check -------------------------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace) -> int:
+    from referee.rules.check import check_record
+    from referee.rules.describe import describe
+    from referee.rules.record import load_record
+
+    source = "<stdin>" if args.record == "-" else args.record
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"cannot read record {source}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        record = load_record(text)
+    except RecordError as error:
+        raise UserError(f"{source}: {error}") from None
+    report = check_record(record)
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(describe(report))
+    return 1 if args.strict and not report.all_legal else 0
+
+
+# -- simulate ----------------------------------------------------------------------------------
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    options: dict[str, Any] = {"variant": Variant(args.variant)}
+    if args.players is not None:
+        options["players"] = args.players
+    elif args.variant == "partners":
+        options["players"] = 4
+    for name in ("hand_size", "target", "max_pips", "keep_in_boneyard", "draw_count", "first_player"):
+        value = getattr(args, name)
+        if value is not None:
+            options[name] = value
+    if args.blocked_scoring is not None:
+        options["blocked_scoring"] = BlockedScoring(args.blocked_scoring)
+    if args.draw_when_able:
+        options["draw_when_able"] = True
+    if args.spinner is not None:
+        options["spinner"] = args.spinner
+    try:
+        return Rules(**options)
+    except RulesError as error:
+        raise UserError(str(error)) from None
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled and sys.stderr.isatty()
+        self.start = self.last = time.monotonic()
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // max(self.total, 1)
+        rate = done / max(now - self.start, 1e-9)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} matches "
+                         f"({rate:.0f}/s)")
+        if done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from referee.rules.simulate import match_record, simulate
+
+    rules = rules_from_args(args)
+    if args.games < 1:
+        raise UserError(f"--games must be at least 1, got {args.games}")
+    names = args.bot.split(",")
+    if len(names) == 1:
+        names = names * rules.players
+    if len(names) != rules.players or any(n not in BOTS for n in names):
+        raise UserError(f"--bot takes {' or '.join(BOTS)}, or one per player separated by commas "
+                        f"({rules.players} players), got {args.bot!r}")
+    bots = [BOTS[n] for n in names]
+    on_match: Callable[[int, Any], None] | None = None
+    progress = Progress(args.games, not args.quiet)
+    if args.records is not None:
+        directory = Path(args.records)
+        paths = [directory / f"match-{i + 1:05d}.json" for i in range(args.games)]
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UserError(f"cannot create --records directory {directory}: {error.strerror}") from None
+        taken = [p for p in paths if p.exists()]
+        if taken:
+            raise UserError(f"{taken[0]} already exists: --records will not overwrite records; "
+                            "choose an empty directory")
+
+        def write(i: int, match: Any) -> None:
+            with open(paths[i], "x", encoding="utf-8") as out:
+                json.dump(match_record(match), out)
+            progress.update(i + 1)
+        on_match = write
+    else:
+        def tick(i: int, match: Any) -> None:
+            progress.update(i + 1)
+        on_match = tick
+    start = time.perf_counter()
+    try:
+        summary = simulate(rules, bots, names, args.games, args.seed, on_match)
+    except OSError as error:
+        raise UserError(f"cannot write records to {args.records}: {error.strerror}") from None
+    elapsed = time.perf_counter() - start
+    data = summary.to_json()
+    if args.json:
+        data["seconds"] = round(elapsed, 3)
+        print(json.dumps(data))
+        return 0
+    print(f"{data['matches']} matches of {rules.variant.value}, {rules.players} players, "
+          f"to {rules.target} points; bots: {', '.join(names)}; seed {args.seed}; {elapsed:.1f} s")
+    print(f"hands played: {data['hands']} ({data['hands'] / max(data['matches'], 1):.1f} per match)")
+    pairs = rules.partners
+    for seat, rate in enumerate(data["win_rate"]):
+        if pairs and seat >= 2:
+            break
+        who = f"players {seat} and {seat + 2}" if pairs else f"player {seat} ({names[seat]})"
+        print(f"  {who:24s} won {rate * 100:5.1f}% of matches")
+    print(f"average points per hand: {data['average_points_per_hand']} "
+          f"(end-of-hand {data['average_award_per_hand']}, fives {data['average_fives_per_hand']})")
+    print(f"blocked hands: {data['blocked_share'] * 100:.1f}%; hands with no winner: "
+          f"{data['tied_share'] * 100:.1f}%")
+    if data["unfinished"]:
+        print(f"matches stopped unfinished after 1000 hands: {data['unfinished']}")
+    if args.records is not None:
+        print(f"records written to {args.records}")
+    return 0
+
+
+# -- the parser --------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="referee", description="A referee for dominoes played on a real table.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    check = sub.add_parser("check", help="judge a game record move by move",
+                           description="Judge a game record (JSON) move by move.")
+    check.add_argument("record", metavar="RECORD", help="record file, or - for standard input")
+    check.add_argument("--json", action="store_true", help="print one JSON document")
+    check.add_argument("--strict", action="store_true", help="exit 1 if any action is illegal")
+    check.set_defaults(func=cmd_check)
+
+    sim = sub.add_parser("simulate", help="play many matches with bots",
+                         description="Play complete matches with bots and report what happened.")
+    sim.add_argument("--variant", choices=[v.value for v in Variant], default="draw")
+    sim.add_argument("--players", type=int)
+    sim.add_argument("--games", type=int, default=1000, help="matches to play (default 1000)")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--bot", default="random", help="random or greedy, or one per seat: greedy,random")
+    sim.add_argument("--records", metavar="DIR", help="write every match as a record here")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    house = sim.add_argument_group("house rules")
+    house.add_argument("--hand-size", type=int)
+    house.add_argument("--target", type=int)
+    house.add_argument("--max-pips", type=int, choices=[6, 9, 12], help="set: double-6, -9 or -12")
+    house.add_argument("--draw-when-able", action="store_true")
+    house.add_argument("--keep-in-boneyard", type=int)
+    house.add_argument("--blocked-scoring", choices=[b.value for b in BlockedScoring])
+    house.add_argument("--draw-count", type=int)
+    house.add_argument("--first-player", type=int, help="seat that opens the first hand")
+    house.add_argument("--spinner", action=argparse.BooleanOptionalAction, default=None)
+    sim.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except UserError as error:
+        print(f"referee {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"referee {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
