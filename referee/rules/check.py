@@ -90,6 +90,10 @@ def check_record(record: GameRecord) -> MatchReport:
         verdicts = tuple(judge(hand, action) for action in recorded.actions)
         problems = _reveal(hand, recorded, number)
         outcome = match.finish_hand()
+        result: str
+        winner: int | None
+        winners: tuple[int, ...]
+        points: int | None
         if outcome is None:
             result, winner, winners, points = "open", None, (), 0
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 
 
-class Reason(str, enum.Enum):
+class Reason(enum.StrEnum):
     """Machine-readable reason an action is illegal, in the order they are reported.
 
     When an action breaks several rules, the first reason in this order is reported.

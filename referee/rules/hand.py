@@ -297,7 +297,8 @@ class Hand:
             mask |= self._unseen_mask()
         if self._draw_count > 1 and self._drawn % self._draw_count and self.drawable():
             return []
-        masks, groups, out = self._masks, self._groups, []
+        masks, groups = self._masks, self._groups
+        out: list[Play] = []
         i = 0
         for v in table.values:
             if v != CLOSED:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from referee.rules.variants import BlockedScoring, Rules
 
 
-class Termination(str, enum.Enum):
+class Termination(enum.StrEnum):
     """Why a hand ended."""
 
     DOMINO = "domino"  # a player laid their last tile
@@ -67,12 +67,12 @@ def award(rules: Rules, termination: Termination, ender: int | None,
             assert ender is not None
             side = ender % 2
             return Outcome(termination, ender, (side, side + 2), sides[1 - side])
-        side = _lowest(rules.blocked_scoring, sides, side_tiles)
-        if side is None:
+        lower = _lowest(rules.blocked_scoring, sides, side_tiles)
+        if lower is None:
             return Outcome(termination, None, (), 0)
-        own, other = sides[side], sides[1 - side]
-        points = other - own if rules.blocked_scoring is BlockedScoring.DIFFERENCE else other
-        return Outcome(termination, side, (side, side + 2), points)
+        own, other = sides[lower], sides[1 - lower]
+        pair_points = other - own if rules.blocked_scoring is BlockedScoring.DIFFERENCE else other
+        return Outcome(termination, lower, (lower, lower + 2), pair_points)
     total = sum(pips)
     if termination is Termination.DOMINO:
         assert ender is not None
@@ -93,7 +93,7 @@ def award(rules: Rules, termination: Termination, ender: int | None,
 def _lowest(scoring: BlockedScoring | None, pips: Sequence[int], tiles: Sequence[int]) -> int | None:
     """The single seat (or side) that wins a blocked hand, or None on a tie."""
     if scoring is BlockedScoring.FEWEST_TILES:
-        keys = [(t, p) for t, p in zip(tiles, pips)]
+        keys = list(zip(tiles, pips, strict=True))
     else:
         keys = [(p, 0) for p in pips]
     best = min(keys)

@@ -38,7 +38,7 @@ class Summary:
             self.unfinished += 1
         for seat in winners:
             self.wins[seat] += 1
-        for hand, outcome in zip(match.hands, match.outcomes):
+        for hand, outcome in zip(match.hands, match.outcomes, strict=True):
             self.hands += 1
             self.fives_points += sum(hand.points)
             if outcome is None:

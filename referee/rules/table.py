@@ -14,7 +14,7 @@ import enum
 from referee.rules.tiles import Tile
 
 
-class End(str, enum.Enum):
+class End(enum.StrEnum):
     """An open end of the line of play."""
 
     LEFT = "left"
@@ -95,8 +95,19 @@ class Table:
     The caller (a hand) checks legality; the table only keeps the geometry and the counts.
     """
 
-    __slots__ = ("spinner_rule", "max_pips", "values", "doubles", "arms", "opener", "opener_left",
-                 "spinner", "order", "count", "size")
+    __slots__ = (
+        "arms",
+        "count",
+        "doubles",
+        "max_pips",
+        "opener",
+        "opener_left",
+        "order",
+        "size",
+        "spinner",
+        "spinner_rule",
+        "values",
+    )
 
     def __init__(self, spinner_rule: bool = False, max_pips: int = 6) -> None:
         self.spinner_rule = spinner_rule
@@ -165,7 +176,7 @@ class Table:
         left = [(outer, t.other(outer)) for t, outer in reversed(self.arms[LEFT])]
         right = [(t.other(outer), outer) for t, outer in self.arms[RIGHT]]
         opener = (self.opener_left, self.opener.other(self.opener_left))
-        line = tuple(left + [opener] + right)
+        line = (*left, opener, *right)
         spinner: int | None = None
         if self.spinner is not None:
             arm, pos = self.spinner

@@ -23,7 +23,7 @@ class Tile:
     5
     """
 
-    __slots__ = ("high", "low", "pips", "is_double", "index")
+    __slots__ = ("high", "index", "is_double", "low", "pips")
     _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
@@ -39,7 +39,7 @@ class Tile:
             return tile
         if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool) or isinstance(b, bool):
             raise TypeError(f"tile halves must be integers, got {a!r} and {b!r}")
-        if not (0 <= key[1] and key[0] <= MAX_SUPPORTED_PIPS):
+        if not (key[1] >= 0 and key[0] <= MAX_SUPPORTED_PIPS):
             raise ValueError(f"tile halves must lie between 0 and {MAX_SUPPORTED_PIPS}, got {a}-{b}")
         tile = object.__new__(cls)
         high, low = key

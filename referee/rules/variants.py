@@ -10,7 +10,7 @@ from referee.rules.errors import RulesError
 from referee.rules.tiles import MAX_SUPPORTED_PIPS, set_size
 
 
-class Variant(str, enum.Enum):
+class Variant(enum.StrEnum):
     """The game played: the draw game is the default of the Polish family rule sheet."""
 
     DRAW = "draw"
@@ -25,7 +25,7 @@ class Variant(str, enum.Enum):
         return self.value
 
 
-class BlockedScoring(str, enum.Enum):
+class BlockedScoring(enum.StrEnum):
     """How a blocked hand is won and scored."""
 
     DIFFERENCE = "difference"  # lowest pip total wins, scores the others' pips minus its own
