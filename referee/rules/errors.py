@@ -44,7 +44,12 @@ class IllegalAction(ValueError):
 
 
 class RulesError(ValueError):
-    """A rules object that makes no sense (a bad option value, too many players for the set)."""
+    """A rules object that makes no sense (a bad option value, too many players for the set).
+    ``field`` names the option at fault."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class RecordError(ValueError):

@@ -163,22 +163,26 @@ class Hand:
         if len(deal) != n:
             raise ValueError(f"the deal must list {n} hands, got {len(deal)}")
         where, set_size = self._where, len(self.tiles)
+        dealt: list[int] = []
         for seat, tiles in enumerate(deal):
             if tiles is None:
                 continue
             if len(tiles) != size:
                 raise ValueError(f"player {seat} must be dealt {size} tiles, got {len(tiles)}")
+            indices = [tile.index for tile in tiles]
+            if max(indices) >= set_size:
+                bad = next(t for t in tiles if t.index >= set_size)
+                raise ValueError(f"tile {bad} is not in a double-{self.rules.max_pips} set")
             mask = 0
-            for tile in tiles:
-                index = tile.index
-                if index >= set_size:
-                    raise ValueError(f"tile {tile} is not in a double-{self.rules.max_pips} set")
-                if where[index] != UNSEEN:
-                    raise ValueError(f"tile {tile} is dealt twice")
+            for index in indices:
                 where[index] = seat
                 mask |= 1 << index
             self._known[seat] = mask
             self._unknown[seat] = 0
+            dealt += indices
+        if len(set(dealt)) != len(dealt):
+            twice = next(i for i in dealt if dealt.count(i) > 1)
+            raise ValueError(f"tile {self.tiles[twice]} is dealt twice")
         if boneyard is not None:
             self._set_boneyard(boneyard)
         elif all(tiles is not None for tiles in deal):
@@ -359,6 +363,8 @@ class Hand:
         return IllegalAction(reason, f"{what}: {reason.value} (table: {ends}; to move: {self.turn})")
 
     def _check_turn(self, seat: int | None, what: Play | Tile | str | None) -> int:
+        """The seat acting, after the hand_over and out_of_turn checks. The first hand's
+        opening play is judged by the opening rule (wrong_opening), not by the turn."""
         if self._termination is not None:
             raise self._fail(Reason.HAND_OVER, seat, what)
         turn = self.turn
@@ -368,8 +374,9 @@ class Hand:
             return turn
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"there is no seat {seat} at a {self.rules.players}-player table")
-        # The first hand's opening is judged by the opening rule (wrong_opening), not the turn.
-        if turn is not None and seat != turn and (self.leader is not None or self.table.size):
+        if turn is not None and seat != turn and (
+            self.leader is not None or self.table.size or not isinstance(what, Play)
+        ):
             raise self._fail(Reason.OUT_OF_TURN, seat, what)
         return seat
 

@@ -173,7 +173,9 @@ def _read(data: Any, r: _Reader) -> GameRecord | None:
     try:
         rules = Rules(variant=variant, players=players, **options)
     except RulesError as error:
-        r.error("$.rules", str(error))
+        field = error.field
+        path = "$.rules" if field is None else f"${'' if field in ('players', 'variant') else '.rules'}.{field}"
+        r.error(path, str(error))
         return None
     names = None
     if "names" in data:

@@ -87,7 +87,7 @@ class Rules:
             fix(self, "variant", Variant(self.variant))
         except ValueError:
             raise RulesError(f"unknown variant {self.variant!r}; expected one of "
-                             f"{', '.join(v.value for v in Variant)}") from None
+                             f"{', '.join(v.value for v in Variant)}", "variant") from None
         if self.blocked_scoring is None:
             default = BlockedScoring.OPPONENTS if self.variant is Variant.PARTNERS else BlockedScoring.DIFFERENCE
             fix(self, "blocked_scoring", default)
@@ -96,41 +96,42 @@ class Rules:
                 fix(self, "blocked_scoring", BlockedScoring(self.blocked_scoring))
             except ValueError:
                 raise RulesError(f"unknown blocked_scoring {self.blocked_scoring!r}; expected one of "
-                                 f"{', '.join(v.value for v in BlockedScoring)}") from None
+                                 f"{', '.join(v.value for v in BlockedScoring)}", "blocked_scoring") from None
         if self.spinner is None:
             fix(self, "spinner", self.variant is Variant.FIVES)
         for name in ("players", "hand_size", "target", "max_pips", "keep_in_boneyard", "draw_count"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"{name} must be a whole number, got {value!r}")
+                raise RulesError(f"{name} must be a whole number, got {value!r}", name)
         for name in ("draw_when_able", "spinner"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
+                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}", name)
         if not 0 <= self.max_pips <= MAX_SUPPORTED_PIPS:
-            raise RulesError(f"max_pips must lie between 0 and {MAX_SUPPORTED_PIPS}, got {self.max_pips}")
+            raise RulesError(f"max_pips must lie between 0 and {MAX_SUPPORTED_PIPS}, got {self.max_pips}", "max_pips")
         if self.variant is Variant.PARTNERS and self.players != 4:
-            raise RulesError(f"the partners game is for 4 players, got {self.players}")
+            raise RulesError(f"the partners game is for 4 players, got {self.players}", "players")
         if self.players < 2:
-            raise RulesError(f"players must be at least 2, got {self.players}")
+            raise RulesError(f"players must be at least 2, got {self.players}", "players")
         if self.hand_size == 0:
             fix(self, "hand_size", default_hand_size(self.variant, self.players, self.max_pips))
         if self.hand_size < 1:
-            raise RulesError(f"hand_size must be at least 1, got {self.hand_size}")
+            raise RulesError(f"hand_size must be at least 1, got {self.hand_size}", "hand_size")
         total = set_size(self.max_pips)
         if self.hand_size * self.players > total:
             raise RulesError(f"{self.players} players with {self.hand_size} tiles each need "
-                             f"{self.hand_size * self.players} tiles; a double-{self.max_pips} set has {total}")
+                             f"{self.hand_size * self.players} tiles; a double-{self.max_pips} set has {total}", "hand_size")
         if self.target < 1:
-            raise RulesError(f"target must be at least 1, got {self.target}")
+            raise RulesError(f"target must be at least 1, got {self.target}", "target")
         if self.keep_in_boneyard < 0:
-            raise RulesError(f"keep_in_boneyard must not be negative, got {self.keep_in_boneyard}")
+            raise RulesError(f"keep_in_boneyard must not be negative, got {self.keep_in_boneyard}", "keep_in_boneyard")
         if self.draw_count < 1:
-            raise RulesError(f"draw_count must be at least 1, got {self.draw_count}")
+            raise RulesError(f"draw_count must be at least 1, got {self.draw_count}", "draw_count")
         if self.first_player is not None and (
             not isinstance(self.first_player, int) or isinstance(self.first_player, bool)
             or not 0 <= self.first_player < self.players
         ):
-            raise RulesError(f"first_player must be a seat from 0 to {self.players - 1}, got {self.first_player!r}")
+            raise RulesError(f"first_player must be a seat from 0 to {self.players - 1}, got {self.first_player!r}",
+                             "first_player")
 
     @property
     def drawing(self) -> bool:
