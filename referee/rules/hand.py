@@ -101,13 +101,15 @@ class Hand:
     ``deal`` lists each player's starting tiles (``None`` for a hand nobody saw); without a deal
     every hand is unseen. ``boneyard`` lists the boneyard in draw order, next drawn first; when
     the whole deal is known the boneyard is the rest of the set. ``leader`` is the seat that
-    opens with any tile (a later hand); without it the first-hand opening rule applies.
+    opens with any tile (a later hand); without it the first-hand opening rule applies, unless
+    ``free_opening`` says the opener is not known (a later hand after a hand whose winner nobody
+    saw): then any seat may open with any tile.
     ``scores`` are the match scores before this hand, for the fives target.
     """
 
     def __init__(self, rules: Rules, deal: Sequence[Sequence[Tile] | None] | None = None,
                  boneyard: Sequence[Tile] | None = None, leader: int | None = None,
-                 scores: Sequence[int] | None = None) -> None:
+                 scores: Sequence[int] | None = None, free_opening: bool = False) -> None:
         n = rules.players
         self.rules = rules
         self.tiles = tile_set(rules.max_pips)
@@ -116,6 +118,7 @@ class Hand:
         self._masks = _number_masks(rules.max_pips)
         self.table = Table(spinner_rule=bool(rules.spinner), max_pips=rules.max_pips)
         self.leader = leader
+        self.free_opening = free_opening
         self.scores = list(scores) if scores is not None else [0] * n
         if len(self.scores) != n:
             raise ValueError(f"scores must list {n} players, got {list(self.scores)}")
@@ -208,6 +211,8 @@ class Hand:
         """The tile the first play must be (None: any) and the seat that must lay it."""
         if self.leader is not None:
             return None, self.leader
+        if self.free_opening:
+            return None, None
         if self.rules.first_player is not None:
             return None, self.rules.first_player
         if not any(self._unknown):

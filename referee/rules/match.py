@@ -23,6 +23,14 @@ class Match:
         self._current: Hand | None = None
 
     # -- who opens -------------------------------------------------------------------------
+    def next_opening_free(self) -> bool:
+        """True when nobody can know who opens the next hand: the last hand was won, but the
+        hands were not seen, so its winner is unknown. Then any seat may open with any tile."""
+        if not self.hands or self.rules.partners:
+            return False
+        last = self.outcomes[-1]
+        return last is not None and last.winner is None and last.points is None
+
     def next_leader(self) -> int | None:
         """The seat that opens the next hand with any tile, or None when the first-hand rule
         (highest double, then heaviest tile) applies."""
@@ -35,6 +43,8 @@ class Match:
         last = self.outcomes[-1]
         if last is not None and last.winner is not None:
             return last.winner
+        if self.next_opening_free():
+            return None
         return self.rules.first_player
 
     # -- playing ---------------------------------------------------------------------------
@@ -44,7 +54,8 @@ class Match:
             raise ValueError("finish the current hand before starting another")
         if self.is_over():
             raise ValueError("the match is over")
-        hand = Hand(self.rules, deal, boneyard, leader=self.next_leader(), scores=self.scores)
+        hand = Hand(self.rules, deal, boneyard, leader=self.next_leader(), scores=self.scores,
+                    free_opening=self.next_opening_free())
         self._current = hand
         return hand
 
