@@ -19,7 +19,7 @@ from referee.rules.errors import IllegalAction, Reason
 from referee.rules.scoring import Outcome, Termination, award
 from referee.rules.table import CLOSED, END_INDEX, ENDS, UP, End, LineOfPlay, Play, Table
 from referee.rules.tiles import Tile, opening_rank, tile_set
-from referee.rules.variants import Rules
+from referee.rules.variants import Rules, Variant
 
 # Where a tile is: a seat number (known to be in that hand) or one of these.
 TABLE = -1
@@ -38,13 +38,13 @@ class Action(NamedTuple):
     points: int = 0
 
 
-# One entry per action applied: (action, turn, passes, drawn, unseen, boneyard) with what undo
-# needs to restore: ``unseen`` says the tile came from (play) or went to (draw) an unseen slot,
-# ``boneyard`` is the known boneyard an unseen draw forgot.
-_Undo = tuple[Action, int | None, int, int, bool, list[Tile] | None]
+# One flat entry per action applied: the action's five fields (seat, kind, tile, end, points),
+# then what undo needs to restore (turn, passes, drawn, unseen, boneyard): ``unseen`` says the
+# tile came from (play) or went to (draw) an unseen slot, ``boneyard`` is the known boneyard an
+# unseen draw forgot. Flat, because a play must cost as little as possible.
+_Undo = tuple[int, str, Tile | None, End | None, int, int | None, int, int, bool, list[Tile] | None]
 
 
-_new_tuple = tuple.__new__
 _PLAY_CACHE: dict[int, tuple[tuple[Play, ...], ...]] = {}
 # Per set and end: a mask of tiles -> their plays at that end (memoised; at most 2**(n+1) masks
 # per number, so it stays small).
@@ -107,12 +107,58 @@ class Hand:
     ``scores`` are the match scores before this hand, for the fives target.
     """
 
+    rules: Rules
+    tiles: tuple[Tile, ...]
+    table: Table
+    leader: int | None
+    free_opening: bool
+    scores: list[int]
+    points: list[int]
+    turn: int | None
+    required_tile: Tile | None
+    opener: int | None
+    _given_deal: Sequence[Sequence[Tile] | None] | None
+    _given_boneyard: Sequence[Tile] | None
+    _where: list[int]
+    _known: list[int]
+    _unknown: list[int]
+    _held: list[int]
+    _boneyard: list[Tile]
+    _boneyard_unseen: int
+    _stack: list[_Undo]
+    _termination: Termination | None
+    _ender: int | None
+
+    __slots__ = ("rules", "tiles", "table", "leader", "free_opening", "scores", "points", "turn",
+                 "required_tile", "opener", "_plays", "_groups", "_masks", "_given_deal",
+                 "_given_boneyard", "_where", "_known", "_unknown", "_held", "_boneyard",
+                 "_boneyard_unseen", "_stack", "_n", "_fives", "_drawing", "_draw_count", "_set_size", "_full",
+                 "_passes", "_drawn", "_termination", "_ender")
+
     def __init__(self, rules: Rules, deal: Sequence[Sequence[Tile] | None] | None = None,
                  boneyard: Sequence[Tile] | None = None, leader: int | None = None,
                  scores: Sequence[int] | None = None, free_opening: bool = False) -> None:
         n = rules.players
+        if scores is not None and len(scores) != n:
+            raise ValueError(f"scores must list {n} players, got {list(scores)}")
+        if leader is not None and not 0 <= leader < n:
+            raise ValueError(f"leader must be a seat from 0 to {n - 1}, got {leader}")
+        self._blank(rules, leader, scores, free_opening)
+        self._given_deal = deal
+        self._given_boneyard = boneyard
+        if deal is not None:
+            self._deal(deal, boneyard)
+        elif boneyard is not None:
+            self._set_boneyard(boneyard)
+        self._start()
+
+    def _blank(self, rules: Rules, leader: int | None, scores: Sequence[int] | None,
+               free_opening: bool) -> None:
+        """Every field, for a hand of which nothing is known yet."""
+        n, size = rules.players, rules.hand_size
+        tiles = tile_set(rules.max_pips)
         self.rules = rules
-        self.tiles = tile_set(rules.max_pips)
+        self.tiles = tiles
         self._plays = _plays(rules.max_pips)
         self._groups = _GROUP_CACHE.setdefault(rules.max_pips, ({}, {}, {}, {}))
         self._masks = _number_masks(rules.max_pips)
@@ -120,45 +166,64 @@ class Hand:
         self.leader = leader
         self.free_opening = free_opening
         self.scores = list(scores) if scores is not None else [0] * n
-        if len(self.scores) != n:
-            raise ValueError(f"scores must list {n} players, got {list(self.scores)}")
-        if leader is not None and not 0 <= leader < n:
-            raise ValueError(f"leader must be a seat from 0 to {n - 1}, got {leader}")
-        self._given_deal = deal
-        self._given_boneyard = boneyard
-        self._where = [UNSEEN] * len(self.tiles)
+        self._given_deal = None
+        self._given_boneyard = None
+        self._where = [UNSEEN] * len(tiles)
         self._known = [0] * n
-        self._unknown = [rules.hand_size] * n
-        self._held = [rules.hand_size] * n
-        self._boneyard: list[Tile] = []
-        self._boneyard_unseen = len(self.tiles) - n * rules.hand_size
-        if deal is not None:
-            self._deal(deal, boneyard)
-        elif boneyard is not None:
-            self._set_boneyard(boneyard)
+        self._unknown = [size] * n
+        self._held = [size] * n
+        self._boneyard = []
+        self._boneyard_unseen = len(tiles) - n * size
         #: Fives points scored in this hand by each player.
         self.points = [0] * n
-        self._stack: list[_Undo] = []
+        self._stack = []
         self._n = n
-        self._fives = rules.fives
+        self._fives = rules.variant is Variant.FIVES
+        self._drawing = rules.drawing
         self._draw_count = rules.draw_count
-        self._set_size = len(self.tiles)
+        self._set_size = len(tiles)
+        self._full = rules.max_pips + 1
         self._passes = 0
         self._drawn = 0
-        self._termination: Termination | None = None
-        self._ender: int | None = None
+        self._termination = None
+        self._ender = None
+
+    def _start(self) -> None:
         self.required_tile, self.opener = self._opening()
         #: The seat to move, or None before the opening when the opener is not known.
-        self.turn: int | None = self.opener
+        self.turn = self.opener
 
     @classmethod
     def deal_random(cls, rules: Rules, rng: random.Random, leader: int | None = None,
                     scores: Sequence[int] | None = None) -> Hand:
         """Shuffle the set and deal it, as at the table."""
+        if leader is not None and not 0 <= leader < rules.players:
+            raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader}")
         tiles = shuffled(tile_set(rules.max_pips), rng)
-        k = rules.hand_size
-        deal = [tiles[i * k:(i + 1) * k] for i in range(rules.players)]
-        return cls(rules, deal, tiles[rules.players * k:], leader=leader, scores=scores)
+        hand = cls.__new__(cls)
+        hand._blank(rules, leader, scores, False)
+        # A shuffled set needs none of the deal's checks: fill the hands in directly.
+        k, n = rules.hand_size, rules.players
+        where, known = hand._where, hand._known
+        deal = []
+        for seat in range(n):
+            dealt = tiles[seat * k:(seat + 1) * k]
+            mask = 0
+            for tile in dealt:
+                where[tile.index] = seat
+                mask |= 1 << tile.index
+            known[seat] = mask
+            deal.append(dealt)
+        rest = tiles[n * k:]
+        for tile in rest:
+            where[tile.index] = BONEYARD
+        hand._unknown = [0] * n
+        hand._boneyard = rest[::-1]
+        hand._boneyard_unseen = 0
+        hand._given_deal = deal
+        hand._given_boneyard = rest
+        hand._start()
+        return hand
 
     # -- setting up ------------------------------------------------------------------------
     def _deal(self, deal: Sequence[Sequence[Tile] | None], boneyard: Sequence[Tile] | None) -> None:
@@ -248,7 +313,7 @@ class Hand:
 
     def drawable(self) -> int:
         """Tiles that may still be drawn (0 when the variant does not draw)."""
-        if not self.rules.drawing:
+        if not self._drawing:
             return 0
         return max(0, len(self._boneyard) + self._boneyard_unseen - self.rules.keep_in_boneyard)
 
@@ -273,7 +338,7 @@ class Hand:
     @property
     def moves(self) -> list[Action]:
         """Every action applied so far, in order (like python-chess's ``move_stack``)."""
-        return [entry[0] for entry in self._stack]
+        return [Action(*entry[:5]) for entry in self._stack]
 
     def is_over(self) -> bool:
         return self._termination is not None
@@ -466,26 +531,29 @@ class Hand:
             self._known[seat] ^= 1 << tile.index
         self._where[tile.index] = TABLE
         self._held[seat] -= 1
+        table = self.table
         if i < 0:
-            self.table.place_opener(tile, outer)
+            table.place_opener(tile, outer)
             end = None
         else:
-            self.table.place(tile, i, outer)
+            table.place(tile, i, outer)
             end = ENDS[i]
         points = 0
         if self._fives:
-            count = self.table.fives_count()
+            count = table.fives_count()
             if count and count % 5 == 0:
                 points = count
                 self.points[seat] += points
-        self._stack.append((_new_tuple(Action, (seat, "play", tile, end, points)),
-                            self.turn, self._passes, self._drawn, unseen, None))
+        self._stack.append((seat, "play", tile, end, points, self.turn, self._passes, self._drawn, unseen, None))
         self._passes = 0
         self._drawn = 0
         self.turn = (seat + 1) % self._n
+        # Blocked for certain: every tile showing an open-end number is on the table (the
+        # first test nearly always fails, so this is Table.is_blocked without the call).
+        values, on_table, full = table.values, table.count, self._full
         if self._held[seat] == 0:
             self._end(Termination.DOMINO, seat)
-        elif self.table.is_blocked():
+        elif on_table[values[0]] == full and on_table[values[1]] == full and table.is_blocked():
             self._end(Termination.BLOCKED, None)
         elif points and self._reached_target(seat):
             self._end(Termination.TARGET, seat)
@@ -530,7 +598,7 @@ class Hand:
                     self._where[t.index] = UNSEEN
                 self._boneyard_unseen += len(self._boneyard)
                 self._boneyard = []
-        self._stack.append((Action(seat, "draw", tile), self.turn, self._passes, self._drawn, tile is None, saved))
+        self._stack.append((seat, "draw", tile, None, 0, self.turn, self._passes, self._drawn, tile is None, saved))
         if tile is None:
             self._boneyard_unseen -= 1
             self._unknown[seat] += 1
@@ -556,23 +624,26 @@ class Hand:
     def pass_turn(self, seat: int | None = None) -> None:
         """Pass: allowed only with no tile that fits and nothing left to draw."""
         what = "pass"
-        seat = self._check_turn(seat, what)
+        if seat is None or seat != self.turn or self._termination is not None:
+            seat = self._check_turn(seat, what)
         if self.table.size == 0 or (self._unknown[seat] == 0 and self.can_play(seat)):
             raise self._fail(Reason.MUST_PLAY, seat, what)
-        if self.drawable() > 0:
+        if self._drawing and self.drawable() > 0:
             raise self._fail(Reason.MUST_DRAW, seat, what)
-        self._stack.append((Action(seat, "pass"), self.turn, self._passes, self._drawn, False, None))
+        self._stack.append((seat, "pass", None, None, 0, self.turn, self._passes, self._drawn, False, None))
         self._passes += 1
         self._drawn = 0
-        self.turn = (seat + 1) % self.rules.players
-        if self._passes >= self.rules.players:
+        self.turn = (seat + 1) % self._n
+        if self._passes >= self._n:
             self._end(Termination.BLOCKED, None)
 
     def undo(self) -> Action:
         """Take back the last action and return it; raises ``IndexError`` when there is none."""
         if not self._stack:
             raise IndexError("undo: no action to take back")
-        action, turn, passes, drawn, unseen, saved = self._stack.pop()
+        entry = self._stack.pop()
+        action = Action(*entry[:5])
+        turn, passes, drawn, unseen, saved = entry[5:]
         seat, tile = action.player, action.tile
         if action.kind == "play":
             assert tile is not None
