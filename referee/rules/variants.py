@@ -119,7 +119,8 @@ class Rules:
         total = set_size(self.max_pips)
         if self.hand_size * self.players > total:
             raise RulesError(f"{self.players} players with {self.hand_size} tiles each need "
-                             f"{self.hand_size * self.players} tiles; a double-{self.max_pips} set has {total}", "hand_size")
+                             f"{self.hand_size * self.players} tiles; a double-{self.max_pips} set has {total}",
+                             "hand_size")
         if self.target < 1:
             raise RulesError(f"target must be at least 1, got {self.target}", "target")
         if self.keep_in_boneyard < 0:
