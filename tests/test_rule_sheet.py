@@ -22,6 +22,7 @@ from referee.rules import (
     Play,
     Reason,
     Rules,
+    RulesError,
     Termination,
     Tile,
     Variant,
@@ -144,6 +145,20 @@ def test_double_nine_has_55_tiles_and_double_twelve_91() -> None:
     assert len(tile_set(12)) == 91 == set_size(12) == Rules(max_pips=12).set_size
     assert Tile(9, 9) in tile_set(9)
     assert Tile(12, 12) in tile_set(12)
+
+
+def test_more_than_four_players_need_a_larger_set() -> None:
+    # "Komplet 28 kamieni najlepiej sprawdza się przy dwóch do czterech osobach. Większa grupa
+    # potrzebuje większego kompletu, na przykład 55 kamieni z oczkami do dziewięciu."
+    with pytest.raises(RulesError) as refused_rules:
+        Rules(players=5)
+    assert refused_rules.value.field == "players"
+    assert "larger set" in str(refused_rules.value)
+    rules = Rules(players=6, max_pips=9)
+    assert rules.hand_size == 5
+    hand = Hand.deal_random(rules, random.Random(3))
+    assert [hand.held_count(s) for s in range(6)] == [5] * 6
+    assert hand.boneyard_size() == 55 - 30
 
 
 def test_double_nine_hand_is_opened_with_nine_nine() -> None:

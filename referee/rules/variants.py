@@ -54,10 +54,8 @@ def default_hand_size(variant: Variant, players: int, max_pips: int = 6) -> int:
         return set_size(max_pips) // 4
     if players <= 2:
         return 7
-    if players <= 4:
-        return 5
-    # Larger groups need a larger set; share out half of it, at most seven each.
-    return max(1, min(7, set_size(max_pips) // (2 * players)))
+    # Three or more players, and the larger groups a larger set allows (five or more need one).
+    return 5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +110,9 @@ class Rules:
             raise RulesError(f"the partners game is for 4 players, got {self.players}", "players")
         if self.players < 2:
             raise RulesError(f"players must be at least 2, got {self.players}", "players")
+        if self.players > 4 and self.max_pips <= 6:
+            raise RulesError(f"{self.players} players need a larger set than double-{self.max_pips} "
+                             "(the rule sheets: 2 to 4 players); use max_pips 9 or 12", "players")
         if self.hand_size == 0:
             fix(self, "hand_size", default_hand_size(self.variant, self.players, self.max_pips))
         if self.hand_size < 1:
