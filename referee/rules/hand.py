@@ -134,12 +134,14 @@ class Hand(HandState):
     def _apply(self, seat: int, tile: Tile, i: int, outer: int, unseen: bool) -> int:
         """Lay ``tile`` at end ``i`` leaving ``outer`` open (for the opening, ``i`` is -1 and
         ``outer`` the half at the left end); the play has been checked."""
+        index = tile.index
         if unseen:
             self._unknown[seat] -= 1
         else:
-            self._known[seat] ^= 1 << tile.index
-        self._where[tile.index] = TABLE
-        self._held[seat] -= 1
+            self._known[seat] ^= 1 << index
+        self._where[index] = TABLE
+        held = self._held
+        held[seat] -= 1
         table = self.table
         if i < 0:
             table.place_opener(tile, outer)
@@ -160,7 +162,7 @@ class Hand(HandState):
         # Blocked for certain: every tile showing an open-end number is on the table (the
         # first test nearly always fails, so this is Table.is_blocked without the call).
         values, on_table, full = table.values, table.count, self._full
-        if self._held[seat] == 0:
+        if held[seat] == 0:
             self._end(Termination.DOMINO, seat)
         elif on_table[values[0]] == full and on_table[values[1]] == full and table.is_blocked():
             self._end(Termination.BLOCKED, None)

@@ -396,18 +396,24 @@ class HandState:
             mask |= self._unseen_mask()
         if self._draw_count > 1 and self._drawn % self._draw_count and self.drawable():
             return []
+        # The two ends of the line are always open; the spinner's up and down only sometimes.
+        # Written out in full: this runs before every move of every simulated game.
         masks, groups = self._masks, self._groups
+        left, right, up, down = table.values
         out: list[Play] = []
-        i = 0
-        for v in table.values:
-            if v != CLOSED:
-                m = mask & masks[v]
-                if m:
-                    group = groups[i].get(m)
-                    if group is None:
-                        group = self._group(i, m)
-                    out += group
-            i += 1
+        m = mask & masks[left]
+        if m:
+            out += groups[0].get(m) or self._group(0, m)
+        m = mask & masks[right]
+        if m:
+            out += groups[1].get(m) or self._group(1, m)
+        if up != CLOSED:
+            m = mask & masks[up]
+            if m:
+                out += groups[2].get(m) or self._group(2, m)
+            m = mask & masks[down]
+            if m:
+                out += groups[3].get(m) or self._group(3, m)
         return out
 
     def _group(self, i: int, mask: int) -> tuple[Play, ...]:
