@@ -74,8 +74,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 class Progress:
     """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled = total, enabled and sys.stderr.isatty()
+    def __init__(self, total: int, enabled: bool, unit: str = "matches") -> None:
+        self.total, self.enabled, self.unit = total, enabled and sys.stderr.isatty(), unit
         self.start = self.last = time.monotonic()
 
     def update(self, done: int) -> None:
@@ -86,7 +86,7 @@ class Progress:
         width = 30
         filled = width * done // max(self.total, 1)
         rate = done / max(now - self.start, 1e-9)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} matches "
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
                          f"({rate:.0f}/s)")
         if done >= self.total:
             sys.stderr.write("\n")
@@ -160,6 +160,48 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- render ------------------------------------------------------------------------------------
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT like 1920x1080, got {text!r}") from None
+    if not (320 <= w <= 8000 and 240 <= h <= 6000):
+        raise argparse.ArgumentTypeError(f"size {w}x{h} is outside 320x240 .. 8000x6000")
+    return w, h
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from referee.render.generate import Options
+    from referee.render.output import OutputExists, write_sequences, write_stills
+    from referee.render.styles import TableKind, TileStyle
+
+    if args.count < 1:
+        raise UserError(f"--count must be at least 1, got {args.count}")
+    if not 0 <= args.tilt <= 20:
+        raise UserError(f"--tilt must be between 0 and 20 degrees, got {args.tilt}")
+    players = 4 if args.variant == "partners" else args.players
+    if not 2 <= players <= 4:
+        raise UserError(f"--players must be 2 to 4, got {players}")
+    options = Options(style=None if args.style is None else TileStyle(args.style),
+                      table=None if args.table is None else TableKind(args.table),
+                      size=args.size, tilt_max=args.tilt, variant=args.variant, players=players,
+                      max_pips=args.max_pips)
+    progress = Progress(args.count, not args.quiet, "sequences" if args.kind == "sequence" else "frames")
+    out = Path(args.out)
+    try:
+        if args.kind == "sequence":
+            written = write_sequences(args.count, args.seed, out, options, args.illegal, progress.update)
+        else:
+            written = write_stills(args.kind, args.count, args.seed, out, options, progress.update)
+    except OutputExists as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write to {out}: {error.strerror or error}") from None
+    print(f"wrote {len(written)} {'sequences' if args.kind == 'sequence' else 'frames'} to {out}")
+    return 0
+
+
 # -- the parser --------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="referee", description="A referee for dominoes played on a real table.")
@@ -194,6 +236,24 @@ def build_parser() -> argparse.ArgumentParser:
     house.add_argument("--first-player", type=int, help="seat that opens the first hand")
     house.add_argument("--spinner", action=argparse.BooleanOptionalAction, default=None)
     sim.set_defaults(func=cmd_simulate)
+
+    ren = sub.add_parser("render", help="render overhead frames of real games with ground truth",
+                         description="Render realistic overhead frames of games the rules engine plays, "
+                                     "each with a JSON truth file of the same stem.")
+    ren.add_argument("--kind", required=True, choices=["scattered", "line", "reveal", "sequence"])
+    ren.add_argument("--count", type=int, default=1)
+    ren.add_argument("--seed", type=int, default=1)
+    ren.add_argument("--out", required=True, metavar="DIR")
+    ren.add_argument("--style", choices=["ivory", "black", "coloured"])
+    ren.add_argument("--table", choices=["wood", "felt", "laminate", "cloth"])
+    ren.add_argument("--size", type=_size, help="WIDTHxHEIGHT (default: 1280x720, 1920x1080 or 4032x3024)")
+    ren.add_argument("--tilt", type=float, default=20.0, help="largest camera tilt in degrees (0-20)")
+    ren.add_argument("--variant", choices=[v.value for v in Variant], default="draw")
+    ren.add_argument("--players", type=int, default=2)
+    ren.add_argument("--max-pips", type=int, choices=[6, 9], default=6)
+    ren.add_argument("--illegal", action="store_true", help="sequence: one illegal tile put down and taken back")
+    ren.add_argument("--quiet", action="store_true", help="no progress bar")
+    ren.set_defaults(func=cmd_render)
     return parser
 
 

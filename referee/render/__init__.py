@@ -1,0 +1,1 @@
+"""The synthetic table: overhead frames of real games, with exact ground truth."""

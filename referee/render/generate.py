@@ -1,0 +1,225 @@
+"""Random scenes for the renderer: every parameter drawn from a seeded generator and written
+into the truth, so any frame can be made again."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from referee.render.camera import Camera, CameraSpec
+from referee.render.compose import Finish
+from referee.render.layout import LineBuilder, reveal_row, scatter
+from referee.render.scene import ArmPose, Lighting, Scene, Table, TilePose, TileSize
+from referee.render.styles import TableKind, TileLook, TileStyle
+
+SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080), (4032, 3024))
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """What the person asking for frames fixed; None means drawn at random."""
+
+    style: TileStyle | None = None
+    table: TableKind | None = None
+    size: tuple[int, int] | None = None
+    tilt_max: float = 20.0
+    variant: str = "draw"
+    players: int = 2
+    max_pips: int = 6
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    """A table, a set of tiles and a camera, kept for every frame of a sequence."""
+
+    table: Table
+    size: TileSize
+    style: TileStyle
+    pin: bool
+    camera_spec: CameraSpec
+    lighting: Lighting
+    finish: Finish
+    params: dict[str, Any]
+
+    def look_for(self, seed: int) -> Any:
+        """A function giving each tile its look: the set's style with a slight per-tile tint."""
+        def look(pips: tuple[int, int]) -> TileLook:
+            r = np.random.default_rng([seed, min(pips), max(pips)])
+            tint = tuple(float(v) for v in r.normal(0, 4.0, 3))
+            gloss = 0.6 if self.style is TileStyle.BLACK else 0.3
+            return TileLook(self.style, (tint[0], tint[1], tint[2]), self.pin, gloss)
+        return look
+
+
+def draw_setting(rng: np.random.Generator, options: Options) -> Setting:
+    """A table, a tile set, lighting and the camera's resolution and lens (not yet aimed)."""
+    style = options.style or TileStyle(str(rng.choice([s.value for s in TileStyle])))
+    kind = options.table or TableKind(str(rng.choice([k.value for k in TableKind])))
+    size = options.size or SIZES[int(rng.integers(len(SIZES)))]
+    scale = float(rng.uniform(0.85, 1.15))
+    tile = TileSize(48.0 * scale, 24.0 * scale, 7.5 * scale * float(rng.uniform(0.9, 1.1)))
+    table = Table(kind, float(rng.uniform(1000, 1500)), float(rng.uniform(750, 1000)), int(rng.integers(2**31)))
+    lighting = Lighting(
+        lamp=(float(rng.uniform(-400, 400)), float(rng.uniform(-300, 300))),
+        falloff_mm=float(rng.uniform(600, 1400)), strength=float(rng.uniform(0.15, 0.5)),
+        warmth=float(rng.uniform(-0.6, 0.8)), vignette=float(rng.uniform(0.1, 0.45)),
+        shadow_dir=(float(rng.uniform(-0.6, 0.6)), float(rng.uniform(-0.6, 0.6))))
+    big = size[0] > 2500
+    finish = Finish(blur_sigma=float(rng.uniform(0.2, 1.3)) * (2.0 if big else 1.0),
+                    noise_sigma=float(rng.uniform(1.0, 4.5)), jpeg_quality=int(rng.integers(72, 96)))
+    spec = CameraSpec(
+        width=size[0], height=size[1], height_mm=float(rng.uniform(600, 1100)),
+        tilt_deg=float(rng.uniform(0, options.tilt_max)), tilt_azimuth_deg=float(rng.uniform(0, 360)),
+        yaw_deg=float(rng.uniform(-180, 180)), roll_deg=float(rng.normal(0, 2.0)),
+        hfov_deg=float(rng.uniform(58, 75)), k1=float(rng.uniform(-0.22, 0.04)), k2=float(rng.uniform(-0.02, 0.06)),
+        principal_offset=(float(rng.normal(0, 6)), float(rng.normal(0, 6))))
+    params = {
+        "style": style.value, "table": kind.value, "table_size_mm": [round(table.width, 1), round(table.depth, 1)],
+        "table_seed": table.seed, "tile_mm": [round(tile.length, 2), round(tile.width, 2), round(tile.thickness, 2)],
+        "pin": bool(rng.random() < 0.5),
+        "lighting": {"lamp_mm": [round(v, 1) for v in lighting.lamp], "falloff_mm": round(lighting.falloff_mm, 1),
+                     "strength": round(lighting.strength, 3), "warmth": round(lighting.warmth, 3),
+                     "vignette": round(lighting.vignette, 3),
+                     "shadow_dir": [round(v, 3) for v in lighting.shadow_dir]},
+        "finish": {"blur_sigma": round(finish.blur_sigma, 3), "noise_sigma": round(finish.noise_sigma, 3),
+                   "jpeg_quality": finish.jpeg_quality},
+    }
+    return Setting(table, tile, style, bool(params["pin"]), spec, lighting, finish, params)
+
+
+def aim(setting: Setting, poses: Sequence[TilePose], rng: np.random.Generator) -> Camera:
+    """Point the camera at the tiles from a height that shows every one of them with a margin
+    (raising it, then widening the lens, as someone setting up a camera would)."""
+    spec = setting.camera_spec
+    pts = np.concatenate([p.corners(setting.size, setting.size.thickness) for p in poses]) if poses else \
+        np.zeros((1, 3))
+    lo, hi = pts[:, :2].min(axis=0), pts[:, :2].max(axis=0)
+    target = ((lo[0] + hi[0]) / 2 + float(rng.normal(0, 15)), (lo[1] + hi[1]) / 2 + float(rng.normal(0, 15)))
+    border = 0.04 * min(spec.width, spec.height)
+    height, hfov = spec.height_mm, spec.hfov_deg
+    for _ in range(60):
+        candidate = dataclasses.replace(spec, height_mm=height, hfov_deg=hfov, target=target)
+        camera = Camera(candidate)
+        if camera.visible(camera.project(pts), border).all():
+            return camera
+        if height < 1100:
+            height = min(1100.0, height + 40.0)
+        elif hfov < 88:
+            hfov = min(88.0, hfov + 2.0)
+        else:
+            break
+    return camera
+
+
+def line_scene(setting: Setting, rules_table: Any, rng: np.random.Generator,
+               extra: Sequence[TilePose] = ()) -> tuple[LineBuilder, list[TilePose]]:
+    """The line of play of a rules table laid out on the table."""
+    t = setting.table
+    bounds = (-t.width / 2 + 40, -t.depth / 2 + 40, t.width / 2 - 40, t.depth / 2 - 40)
+    builder = LineBuilder(setting.size, bounds, rng, setting.look_for(t.seed))
+    centre = (float(rng.normal(0, 40)), float(rng.normal(0, 30)))
+    poses = builder.from_table(rules_table, centre, float(rng.uniform(0, 360)))
+    return builder, list(poses) + list(extra)
+
+
+def boneyard(setting: Setting, tiles: Sequence[tuple[int, int]], avoid: Sequence[TilePose],
+             rng: np.random.Generator) -> list[TilePose]:
+    """Face-down tiles in a loose heap beside the line, where there is room for them."""
+    t, s = setting.table, setting.size
+    if not tiles:
+        return []
+    look = setting.look_for(t.seed)
+    # A heap about as big as the tiles need, tried at places around the line until one is free.
+    side = math.sqrt(len(tiles)) * s.length * 1.25 + s.length
+    if avoid:
+        xs = [p.x for p in avoid]
+        ys = [p.y for p in avoid]
+        cx, cy, reach = float(np.mean(xs)), float(np.mean(ys)), max(np.ptp(xs), np.ptp(ys)) / 2
+    else:
+        cx, cy, reach = 0.0, 0.0, 0.0
+    best: list[TilePose] = []
+    for attempt in range(24):
+        angle = float(rng.uniform(0, 2 * math.pi))
+        distance = reach + side / 2 + 30.0 + 15.0 * attempt
+        x, y = cx + math.cos(angle) * distance, cy + math.sin(angle) * distance
+        area = (max(x - side / 2, -t.width / 2 + 40), max(y - side / 2, -t.depth / 2 + 40),
+                min(x + side / 2, t.width / 2 - 40), min(y + side / 2, t.depth / 2 - 40))
+        if area[2] - area[0] < s.length * 2 or area[3] - area[1] < s.length * 2:
+            continue
+        placed = scatter(tiles, s, area, rng, look, face_up=False, avoid=avoid, spacing=2.0)
+        if len(placed) == len(tiles):
+            return placed
+        if len(placed) > len(best):
+            best = placed
+    rest = list(tiles[len(best):])
+    whole = (-t.width / 2 + 50, -t.depth / 2 + 50, t.width / 2 - 50, t.depth / 2 - 50)
+    return best + scatter(rest, s, whole, rng, look, face_up=False, avoid=[*avoid, *best], spacing=2.0)
+
+
+def scattered_tiles(setting: Setting, rng: np.random.Generator, max_pips: int = 6) -> list[TilePose]:
+    """Tiles of the set strewn face up (and a few face down) at any angle."""
+    all_pips = [(a, b) for a in range(max_pips + 1) for b in range(a + 1)]
+    n = int(rng.integers(6, min(29, len(all_pips) + 1)))
+    chosen = [all_pips[i] for i in rng.choice(len(all_pips), size=n, replace=False)]
+    chosen = [(b, a) if rng.random() < 0.5 else (a, b) for a, b in chosen]
+    spread = float(rng.uniform(0.45, 0.8))
+    t = setting.table
+    area = (-t.width * spread / 2, -t.depth * spread / 2, t.width * spread / 2, t.depth * spread / 2)
+    look = setting.look_for(t.seed)
+    poses = scatter(chosen, setting.size, area, rng, look, spacing=float(rng.uniform(1.0, 12.0)))
+    downs = int(rng.integers(0, 5))
+    return poses[downs:] + [dataclasses.replace(p, face_up=False) for p in poses[:downs]]
+
+
+def arm_over(setting: Setting, target: tuple[float, float], rng: np.random.Generator) -> ArmPose:
+    """An arm reaching from the nearest table edge (or a random one) towards ``target``."""
+    t = setting.table
+    edge = int(rng.integers(4))
+    along = float(rng.uniform(-0.4, 0.4))
+    entry = [(along * t.width, -t.depth / 2 - 250), (-t.width / 2 - 250, along * t.depth),
+             (along * t.width, t.depth / 2 + 250), (t.width / 2 + 250, along * t.depth)][edge]
+    tip = (target[0] + float(rng.normal(0, 30)), target[1] + float(rng.normal(0, 30)))
+    return ArmPose((float(entry[0]), float(entry[1])), tip, float(rng.uniform(70, 100)), float(rng.uniform(40, 110)))
+
+
+def with_glare(setting: Setting, scene: Scene, rng: np.random.Generator) -> Scene:
+    """Mark a few tiles to catch the lamp's glare (more of them on a glossy set)."""
+    n = len(scene.tiles)
+    if n == 0 or rng.random() < 0.35:
+        return scene
+    k = int(rng.integers(1, max(2, n // 5)))
+    chosen = tuple(int(i) for i in rng.choice(n, size=min(k, n), replace=False))
+    return dataclasses.replace(scene, lighting=dataclasses.replace(scene.lighting, glare_tiles=chosen))
+
+
+def random_seed(rng: np.random.Generator) -> random.Random:
+    """A stdlib generator for the rules engine's bots, drawn from ``rng``."""
+    return random.Random(int(rng.integers(2**63)))
+
+
+def reveal_tiles(setting: Setting, hands: Sequence[Sequence[tuple[int, int]]], players: int,
+                 rng: np.random.Generator, around: Sequence[TilePose] = ()) -> list[TilePose]:
+    """Each player's remaining tiles face up in front of them: at their edge of the table, or
+    nearer when the tiles in play leave room (players reach no further than they need)."""
+    t, s = setting.table, setting.size
+    width, depth = t.width, t.depth
+    if around:
+        xs = np.array([abs(p.x) for p in around])
+        ys = np.array([abs(p.y) for p in around])
+        width = min(width, 2 * (float(xs.max()) + 1.5 * s.length + 40.0))
+        depth = min(depth, 2 * (float(ys.max()) + 1.5 * s.length + 40.0))
+    look = setting.look_for(t.seed)
+    out: list[TilePose] = []
+    for seat, pips in enumerate(hands):
+        out += reveal_row(pips, seat, players, (width, depth), s, rng, look)
+    return out
+
+
+def hypot_px(camera: Camera, a: tuple[float, float], b: tuple[float, float]) -> float:
+    p = camera.project(np.array([[a[0], a[1], 0.0], [b[0], b[1], 0.0]]))
+    return float(math.hypot(*(p[1] - p[0])))

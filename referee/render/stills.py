@@ -1,0 +1,98 @@
+"""Single frames: scattered tiles, a line of play, and the end-of-hand reveal."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from referee.render.compose import Rendered, render
+from referee.render.generate import (
+    Options,
+    Setting,
+    aim,
+    arm_over,
+    boneyard,
+    draw_setting,
+    line_scene,
+    random_seed,
+    reveal_tiles,
+    scattered_tiles,
+    with_glare,
+)
+from referee.render.scene import Scene, TilePose
+from referee.render.truth import camera_params, frame_truth
+from referee.rules import Hand, Rules, Variant
+from referee.rules.bots import greedy_bot, play_turn, random_bot
+
+KINDS = ("scattered", "line", "reveal")
+
+
+@dataclasses.dataclass(frozen=True)
+class Still:
+    image: np.ndarray
+    truth: dict[str, Any]
+
+
+def rules_for(options: Options) -> Rules:
+    variant = Variant(options.variant)
+    players = 4 if variant is Variant.PARTNERS else options.players
+    return Rules(variant, players=players, max_pips=options.max_pips)
+
+
+def played_hand(rules: Rules, rng: np.random.Generator, to_end: bool) -> Hand:
+    """A hand the bots played, to its end or stopped part way."""
+    bots_rng = random_seed(rng)
+    hand = Hand.deal_random(rules, bots_rng)
+    bots = [greedy_bot if rng.random() < 0.5 else random_bot for _ in range(rules.players)]
+    stop = None if to_end else int(rng.integers(1, 40))
+    while not hand.is_over() and (stop is None or hand.table.size < stop):
+        seat = hand.turn
+        assert seat is not None
+        play_turn(hand, bots[seat], bots_rng)
+    return hand
+
+
+def render_still(kind: str, rng: np.random.Generator, options: Options) -> Still:
+    """One frame of ``kind`` with its truth."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    setting = draw_setting(rng, options)
+    layout: dict[str, Any] | None = None
+    extra: dict[str, Any] = {"kind": kind}
+    if kind == "scattered":
+        poses = scattered_tiles(setting, rng, options.max_pips)
+    else:
+        rules = rules_for(options)
+        hand = played_hand(rules, rng, to_end=kind == "reveal")
+        _, poses = line_scene(setting, hand.table, rng)
+        layout = hand.line().to_dict()
+        extra.update(variant=rules.variant.value, players=rules.players, actions=len(hand.moves))
+        left = [(t.high, t.low) for t in hand.boneyard()]
+        poses += boneyard(setting, left, poses, rng)
+        if kind == "reveal":
+            hands = [[(t.high, t.low) for t in hand.held(s)] for s in range(rules.players)]
+            poses += reveal_tiles(setting, hands, rules.players, rng, poses)
+            outcome = hand.outcome()
+            extra["result"] = None if outcome is None else outcome.result()
+    return _shoot(setting, poses, rng, layout, extra, arm_chance=0.2)
+
+
+def _shoot(setting: Setting, poses: list[TilePose], rng: np.random.Generator, layout: dict[str, Any] | None,
+           extra: dict[str, Any], arm_chance: float) -> Still:
+    camera = aim(setting, poses, rng)
+    scene = with_glare(setting, Scene(setting.table, setting.size, tuple(poses), setting.lighting), rng)
+    occluded = bool(rng.random() < arm_chance) and bool(poses)
+    if occluded:
+        target = poses[int(rng.integers(len(poses)))]
+        scene = scene.with_arm(arm_over(setting, (target.x, target.y), rng))
+    rendered: Rendered = render(scene, camera, setting.finish, rng)
+    params = {**setting.params, **extra, "camera": camera_params(camera),
+              "arm": None if scene.arm is None else dataclasses.asdict(scene.arm),
+              "glare_tiles": list(scene.lighting.glare_tiles)}
+    truth = frame_truth(poses, setting.size, camera, occluded, layout, params)
+    return Still(rendered.image, truth)
+
+
+__all__ = ["KINDS", "Options", "Still", "render_still"]

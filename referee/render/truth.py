@@ -1,0 +1,62 @@
+"""Ground truth for a rendered frame, in the shapes ``referee detect --json`` and
+``referee layout --json`` print. Pixel coordinates are in the final, distorted image."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from referee.render.camera import Camera
+from referee.render.scene import TilePose, TileSize
+
+
+def _pt(p: np.ndarray) -> list[float]:
+    return [round(float(p[0]), 2), round(float(p[1]), 2)]
+
+
+def tile_truth(pose: TilePose, size: TileSize, camera: Camera) -> dict[str, Any]:
+    """One face-up tile: its pips, the pixel centre of each half, its top face's corners and
+    centre."""
+    z = size.thickness
+    halves = camera.project(pose.halves(size, z))
+    corners = camera.project(pose.corners(size, z))
+    centre = camera.project(np.array([[pose.x, pose.y, z]]))[0]
+    return {"pips": [pose.pips[0], pose.pips[1]], "halves": [_pt(h) for h in halves],
+            "corners": [_pt(c) for c in corners], "center": _pt(centre)}
+
+
+def face_down_truth(pose: TilePose, size: TileSize, camera: Camera) -> dict[str, Any]:
+    z = size.thickness
+    corners = camera.project(pose.corners(size, z))
+    centre = camera.project(np.array([[pose.x, pose.y, z]]))[0]
+    return {"center": _pt(centre), "corners": [_pt(c) for c in corners]}
+
+
+def frame_truth(poses: Sequence[TilePose], size: TileSize, camera: Camera, occluded: bool,
+                layout: dict[str, Any] | None, scene: dict[str, Any]) -> dict[str, Any]:
+    """The truth document of one frame."""
+    return {
+        "width": camera.spec.width,
+        "height": camera.spec.height,
+        "occluded": occluded,
+        "tiles": [tile_truth(p, size, camera) for p in poses if p.face_up],
+        "face_down": [face_down_truth(p, size, camera) for p in poses if not p.face_up],
+        "layout": layout,
+        "scene": scene,
+    }
+
+
+def camera_params(camera: Camera) -> dict[str, Any]:
+    s = camera.spec
+    return {
+        "size": [s.width, s.height], "height_mm": round(s.height_mm, 1), "tilt_deg": round(s.tilt_deg, 2),
+        "tilt_azimuth_deg": round(s.tilt_azimuth_deg, 1), "yaw_deg": round(s.yaw_deg, 1),
+        "roll_deg": round(s.roll_deg, 2), "hfov_deg": round(s.hfov_deg, 2), "k1": round(s.k1, 4),
+        "k2": round(s.k2, 4), "target_mm": [round(s.target[0], 1), round(s.target[1], 1)],
+        "principal_offset": [round(s.principal_offset[0], 2), round(s.principal_offset[1], 2)],
+        "K": [[round(float(v), 3) for v in row] for row in camera.K],
+        "dist": [round(float(v), 5) for v in camera.dist],
+        "px_per_mm": round(camera.px_per_mm(), 3),
+    }
