@@ -178,6 +178,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
+    if args.jpeg_quality is not None and not 30 <= args.jpeg_quality <= 100:
+        raise UserError(f"--jpeg-quality must be between 30 and 100, got {args.jpeg_quality}")
     if not 0 <= args.tilt <= 20:
         raise UserError(f"--tilt must be between 0 and 20 degrees, got {args.tilt}")
     players = 4 if args.variant == "partners" else args.players
@@ -186,7 +188,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     options = Options(style=None if args.style is None else TileStyle(args.style),
                       table=None if args.table is None else TableKind(args.table),
                       size=args.size, tilt_max=args.tilt, variant=args.variant, players=players,
-                      max_pips=args.max_pips)
+                      max_pips=args.max_pips, jpeg_quality=args.jpeg_quality)
     progress = Progress(args.count, not args.quiet, "sequences" if args.kind == "sequence" else "frames")
     out = Path(args.out)
     try:
@@ -251,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument("--variant", choices=[v.value for v in Variant], default="draw")
     ren.add_argument("--players", type=int, default=2)
     ren.add_argument("--max-pips", type=int, choices=[6, 9], default=6)
+    ren.add_argument("--jpeg-quality", type=int, help="the camera's JPEG quality (default: drawn, 72-95)")
     ren.add_argument("--illegal", action="store_true", help="sequence: one illegal tile put down and taken back")
     ren.add_argument("--quiet", action="store_true", help="no progress bar")
     ren.set_defaults(func=cmd_render)

@@ -31,6 +31,7 @@ class Options:
     variant: str = "draw"
     players: int = 2
     max_pips: int = 6
+    jpeg_quality: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,7 +51,9 @@ class Setting:
         """A function giving each tile its look: the set's style with a slight per-tile tint."""
         def look(pips: tuple[int, int]) -> TileLook:
             r = np.random.default_rng([seed, min(pips), max(pips)])
-            tint = tuple(float(v) for v in r.normal(0, 4.0, 3))
+            # A few grey levels of difference between tiles; less on black, where it shows more.
+            spread = 1.5 if self.style is TileStyle.BLACK else 4.0
+            tint = tuple(float(v) for v in r.normal(0, spread, 3))
             gloss = 0.6 if self.style is TileStyle.BLACK else 0.3
             return TileLook(self.style, (tint[0], tint[1], tint[2]), self.pin, gloss)
         return look
@@ -72,6 +75,8 @@ def draw_setting(rng: np.random.Generator, options: Options) -> Setting:
     big = size[0] > 2500
     finish = Finish(blur_sigma=float(rng.uniform(0.2, 1.3)) * (2.0 if big else 1.0),
                     noise_sigma=float(rng.uniform(1.0, 4.5)), jpeg_quality=int(rng.integers(72, 96)))
+    if options.jpeg_quality is not None:
+        finish = dataclasses.replace(finish, jpeg_quality=options.jpeg_quality)
     spec = CameraSpec(
         width=size[0], height=size[1], height_mm=float(rng.uniform(600, 1100)),
         tilt_deg=float(rng.uniform(0, options.tilt_max)), tilt_azimuth_deg=float(rng.uniform(0, 360)),
@@ -161,19 +166,29 @@ def boneyard(setting: Setting, tiles: Sequence[tuple[int, int]], avoid: Sequence
     return best + scatter(rest, s, whole, rng, look, face_up=False, avoid=[*avoid, *best], spacing=2.0)
 
 
-def scattered_tiles(setting: Setting, rng: np.random.Generator, max_pips: int = 6) -> list[TilePose]:
-    """Tiles of the set strewn face up (and a few face down) at any angle."""
+def scattered_tiles(setting: Setting, rng: np.random.Generator, max_pips: int = 6) -> tuple[list[TilePose], Camera]:
+    """Tiles of the set strewn face up (and a few face down) at any angle over the part of the
+    table the camera sees."""
     all_pips = [(a, b) for a in range(max_pips + 1) for b in range(a + 1)]
     n = int(rng.integers(6, min(29, len(all_pips) + 1)))
     chosen = [all_pips[i] for i in rng.choice(len(all_pips), size=n, replace=False)]
     chosen = [(b, a) if rng.random() < 0.5 else (a, b) for a, b in chosen]
-    spread = float(rng.uniform(0.45, 0.8))
-    t = setting.table
-    area = (-t.width * spread / 2, -t.depth * spread / 2, t.width * spread / 2, t.depth * spread / 2)
+    t, size = setting.table, setting.size
+    target = (float(rng.normal(0, 60)), float(rng.normal(0, 40)))
+    camera = Camera(dataclasses.replace(setting.camera_spec, target=target))
+    spec = camera.spec
+    border = 0.05 * min(spec.width, spec.height)
+
+    def seen(corners: np.ndarray) -> bool:
+        top = corners.copy()
+        top[:, 2] = size.thickness
+        return bool(camera.visible(camera.project(top), border).all())
+
+    area = (-t.width / 2 + 30, -t.depth / 2 + 30, t.width / 2 - 30, t.depth / 2 - 30)
     look = setting.look_for(t.seed)
-    poses = scatter(chosen, setting.size, area, rng, look, spacing=float(rng.uniform(1.0, 12.0)))
+    poses = scatter(chosen, size, area, rng, look, spacing=float(rng.uniform(1.0, 12.0)), inside=seen)
     downs = int(rng.integers(0, 5))
-    return poses[downs:] + [dataclasses.replace(p, face_up=False) for p in poses[:downs]]
+    return poses[downs:] + [dataclasses.replace(p, face_up=False) for p in poses[:downs]], camera
 
 
 def arm_over(setting: Setting, target: tuple[float, float], rng: np.random.Generator) -> ArmPose:

@@ -168,8 +168,10 @@ class LineBuilder:
 
 def scatter(pips: Sequence[tuple[int, int]], size: TileSize, area: tuple[float, float, float, float],
             rng: np.random.Generator, look_for: LookFor, face_up: bool = True,
-            avoid: Sequence[TilePose] = (), spacing: float = 4.0) -> list[TilePose]:
-    """Tiles at random positions and angles inside ``area``, none overlapping (rejection)."""
+            avoid: Sequence[TilePose] = (), spacing: float = 4.0,
+            inside: Callable[[np.ndarray], bool] | None = None) -> list[TilePose]:
+    """Tiles at random positions and angles inside ``area`` (and, if given, where ``inside``
+    accepts the tile's corners), none overlapping (rejection)."""
     x0, y0, x1, y1 = area
     placed: list[TilePose] = []
     others = list(avoid)
@@ -180,6 +182,8 @@ def scatter(pips: Sequence[tuple[int, int]], size: TileSize, area: tuple[float, 
             corners = pose.corners(size)
             if corners[:, 0].min() < x0 or corners[:, 0].max() > x1 or corners[:, 1].min() < y0 \
                     or corners[:, 1].max() > y1:
+                continue
+            if inside is not None and not inside(corners):
                 continue
             grown = _grow(corners, spacing)
             if not any(rect_overlap(grown, o.corners(size)) for o in others):

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from referee.render.camera import Camera
 from referee.render.compose import Rendered, render
 from referee.render.generate import (
     Options,
@@ -61,8 +62,9 @@ def render_still(kind: str, rng: np.random.Generator, options: Options) -> Still
     setting = draw_setting(rng, options)
     layout: dict[str, Any] | None = None
     extra: dict[str, Any] = {"kind": kind}
+    camera: Camera | None = None
     if kind == "scattered":
-        poses = scattered_tiles(setting, rng, options.max_pips)
+        poses, camera = scattered_tiles(setting, rng, options.max_pips)
     else:
         rules = rules_for(options)
         hand = played_hand(rules, rng, to_end=kind == "reveal")
@@ -76,12 +78,13 @@ def render_still(kind: str, rng: np.random.Generator, options: Options) -> Still
             poses += reveal_tiles(setting, hands, rules.players, rng, poses)
             outcome = hand.outcome()
             extra["result"] = None if outcome is None else outcome.result()
-    return _shoot(setting, poses, rng, layout, extra, arm_chance=0.2)
+    return _shoot(setting, poses, rng, layout, extra, arm_chance=0.2, camera=camera)
 
 
 def _shoot(setting: Setting, poses: list[TilePose], rng: np.random.Generator, layout: dict[str, Any] | None,
-           extra: dict[str, Any], arm_chance: float) -> Still:
-    camera = aim(setting, poses, rng)
+           extra: dict[str, Any], arm_chance: float, camera: Camera | None = None) -> Still:
+    if camera is None:
+        camera = aim(setting, poses, rng)
     scene = with_glare(setting, Scene(setting.table, setting.size, tuple(poses), setting.lighting), rng)
     occluded = bool(rng.random() < arm_chance) and bool(poses)
     if occluded:
