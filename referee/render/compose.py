@@ -150,9 +150,12 @@ def _tiles(image: np.ndarray, scene: Scene, canvas: _Canvas, rng: np.random.Gene
     sprite_ppm = float(np.clip(round(4.0 * ppm) / 2.0, 3.0, 12.0))
     cache: dict[tuple[tuple[int, int], bool, TileLook], np.ndarray] = {}
     centre = canvas.camera.centre
-    for index, pose in enumerate(scene.tiles):
-        look = pose.look or TileLook(TileStyle.IVORY)
+    looks = [pose.look or TileLook(TileStyle.IVORY) for pose in scene.tiles]
+    # Every side wall first, then every top: a tilted camera sees a tile's wall rise above the
+    # table, never above a neighbour's top face.
+    for pose, look in zip(scene.tiles, looks, strict=True):
         _sides(out, pose, scene, canvas, look, centre)
+    for pose, look in zip(scene.tiles, looks, strict=True):
         key = (pose.pips if pose.face_up else (0, 0), pose.face_up, look)
         sprite = cache.get(key)
         if sprite is None:
@@ -165,13 +168,17 @@ def _tiles(image: np.ndarray, scene: Scene, canvas: _Canvas, rng: np.random.Gene
                 sprite = _premultiplied(sprites.tile_back(look, size.length, size.width, sprite_ppm, tile_rng))
             cache[key] = sprite
         _paste(out, sprite, pose, scene, canvas, sprite_ppm)
-        if index in scene.lighting.glare_tiles and pose.face_up:
-            c = canvas.project(np.array([[pose.x, pose.y, size.thickness]]))[0]
-            axes = (0.32 * size.length * ppm, 0.12 * size.width * ppm)
-            glared = effects.glare(np.clip(out, 0, 255).astype(np.uint8), (float(c[0]), float(c[1])), axes,
-                                   float(-pose.angle + rng.uniform(-25, 25)), 0.35 + 0.4 * look.gloss)
-            out = glared.astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    result = np.clip(out, 0, 255).astype(np.uint8)
+    for index in scene.lighting.glare_tiles:
+        pose, look = scene.tiles[index], looks[index]
+        if not pose.face_up:
+            continue
+        c = canvas.project(np.array([[pose.x, pose.y, size.thickness]]))[0]
+        axes = (0.32 * size.length * ppm, 0.12 * size.width * ppm)
+        # The highlight's angle follows the tile (and stays put from frame to frame).
+        angle = float(-pose.angle + 25.0 * math.sin(pose.x + pose.y))
+        result = effects.glare(result, (float(c[0]), float(c[1])), axes, angle, 0.35 + 0.4 * look.gloss)
+    return result
 
 
 def _sides(out: np.ndarray, pose: TilePose, scene: Scene, canvas: _Canvas, look: TileLook,

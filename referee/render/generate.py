@@ -11,13 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from referee.render.camera import Camera, CameraSpec
+from referee.render.camera import Camera, CameraSpec, corner_radius, lens_folds
 from referee.render.compose import Finish
 from referee.render.layout import LineBuilder, reveal_row, scatter
 from referee.render.scene import ArmPose, Lighting, Scene, Table, TilePose, TileSize
 from referee.render.styles import TableKind, TileLook, TileStyle
 
 SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080), (4032, 3024))
+#: The widest horizontal field of view aim() will open the lens to.
+MAX_HFOV = 88.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,11 +79,17 @@ def draw_setting(rng: np.random.Generator, options: Options) -> Setting:
                     noise_sigma=float(rng.uniform(1.0, 4.5)), jpeg_quality=int(rng.integers(72, 96)))
     if options.jpeg_quality is not None:
         finish = dataclasses.replace(finish, jpeg_quality=options.jpeg_quality)
+    k1, k2 = float(rng.uniform(-0.22, 0.04)), float(rng.uniform(-0.02, 0.06))
+    # A real lens maps every pixel to one direction: redraw a lens that would fold over inside
+    # the widest view aim() may choose.
+    widest = corner_radius(size[0], size[1], MAX_HFOV) * 1.05
+    while lens_folds(k1, k2, widest):
+        k1, k2 = k1 * 0.8, max(k2, 0.0)
     spec = CameraSpec(
         width=size[0], height=size[1], height_mm=float(rng.uniform(600, 1100)),
         tilt_deg=float(rng.uniform(0, options.tilt_max)), tilt_azimuth_deg=float(rng.uniform(0, 360)),
         yaw_deg=float(rng.uniform(-180, 180)), roll_deg=float(rng.normal(0, 2.0)),
-        hfov_deg=float(rng.uniform(58, 75)), k1=float(rng.uniform(-0.22, 0.04)), k2=float(rng.uniform(-0.02, 0.06)),
+        hfov_deg=float(rng.uniform(58, 75)), k1=k1, k2=k2,
         principal_offset=(float(rng.normal(0, 6)), float(rng.normal(0, 6))))
     params = {
         "style": style.value, "table": kind.value, "table_size_mm": [round(table.width, 1), round(table.depth, 1)],
@@ -114,19 +122,26 @@ def aim(setting: Setting, poses: Sequence[TilePose], rng: np.random.Generator) -
             return camera
         if height < 1100:
             height = min(1100.0, height + 40.0)
-        elif hfov < 88:
-            hfov = min(88.0, hfov + 2.0)
+        elif hfov < MAX_HFOV:
+            hfov = min(MAX_HFOV, hfov + 2.0)
         else:
             break
     return camera
+
+
+def line_bounds(setting: Setting) -> tuple[float, float, float, float]:
+    """Where the line of play may run: the table less a strip along each edge for the tiles the
+    players lay face up in front of them at the end of the hand."""
+    t, s = setting.table, setting.size
+    m = s.length + 45.0
+    return (-t.width / 2 + m, -t.depth / 2 + m, t.width / 2 - m, t.depth / 2 - m)
 
 
 def line_scene(setting: Setting, rules_table: Any, rng: np.random.Generator,
                extra: Sequence[TilePose] = ()) -> tuple[LineBuilder, list[TilePose]]:
     """The line of play of a rules table laid out on the table."""
     t = setting.table
-    bounds = (-t.width / 2 + 40, -t.depth / 2 + 40, t.width / 2 - 40, t.depth / 2 - 40)
-    builder = LineBuilder(setting.size, bounds, rng, setting.look_for(t.seed))
+    builder = LineBuilder(setting.size, line_bounds(setting), rng, setting.look_for(t.seed))
     centre = (float(rng.normal(0, 40)), float(rng.normal(0, 30)))
     poses = builder.from_table(rules_table, centre, float(rng.uniform(0, 360)))
     return builder, list(poses) + list(extra)
@@ -192,12 +207,14 @@ def scattered_tiles(setting: Setting, rng: np.random.Generator, max_pips: int = 
 
 
 def arm_over(setting: Setting, target: tuple[float, float], rng: np.random.Generator) -> ArmPose:
-    """An arm reaching from the nearest table edge (or a random one) towards ``target``."""
+    """An arm reaching from a table edge towards ``target``: from an edge far enough away that
+    the arm crosses a good part of the view (a hand at the very edge hides nothing)."""
     t = setting.table
-    edge = int(rng.integers(4))
     along = float(rng.uniform(-0.4, 0.4))
-    entry = [(along * t.width, -t.depth / 2 - 250), (-t.width / 2 - 250, along * t.depth),
-             (along * t.width, t.depth / 2 + 250), (t.width / 2 + 250, along * t.depth)][edge]
+    entries = [(along * t.width, -t.depth / 2 - 250), (-t.width / 2 - 250, along * t.depth),
+               (along * t.width, t.depth / 2 + 250), (t.width / 2 + 250, along * t.depth)]
+    far = [e for e in entries if math.hypot(e[0] - target[0], e[1] - target[1]) >= 550.0] or entries
+    entry = far[int(rng.integers(len(far)))]
     tip = (target[0] + float(rng.normal(0, 30)), target[1] + float(rng.normal(0, 30)))
     return ArmPose((float(entry[0]), float(entry[1])), tip, float(rng.uniform(70, 100)), float(rng.uniform(40, 110)))
 

@@ -83,8 +83,13 @@ class LineBuilder:
             pose, end = self._straight(cur, d, tile, inner, outer, gap, crosswise=True)
         else:
             pose, end = self._straight(cur, d, tile, inner, outer, gap, crosswise=False)
-            if not self._fits(pose):
-                pose, end = self._turn(cur, d, tile, inner, outer, gap)
+            # Turn before the edge (or another arm) while there is still room for a double
+            # next: a double lies across the line and cannot turn a corner itself.
+            if not (self._fits(pose) and self._room_after(end)):
+                turned, turned_end = self._turn(cur, d, tile, inner, outer, gap)
+                # Keep going straight when the corner is worse off than the straight tile.
+                if self._fits(turned) or not self._fits(pose):
+                    pose, end = turned, turned_end
         if commit:
             self.poses.append(pose)
             self.cursors[arm] = end
@@ -116,9 +121,18 @@ class LineBuilder:
                             True, self.look_for((inner, outer)))
             end = _Cursor(px + d2[0] * (1.5 * w + gap), py + d2[1] * (1.5 * w + gap), d2)
             room = (centre[0] - cx) * d2[0] + (centre[1] - cy) * d2[1]  # heading inward is better
-            options.append((self._fits(pose), room, pose, end))
-        options.sort(key=lambda o: (o[0], o[1]), reverse=True)
-        return options[0][2], options[0][3]
+            options.append((self._fits(pose) and self._room_after(end), self._fits(pose), room, pose, end))
+        options.sort(key=lambda o: (o[0], o[1], o[2]), reverse=True)
+        return options[0][3], options[0][4]
+
+    def _room_after(self, end: _Cursor) -> bool:
+        """Whether a double laid next at ``end``, and a tile after it, would fit: a double lies
+        across the line and cannot turn a corner itself."""
+        w, length = self.size.width, self.size.length
+        double = TilePose((0, 0), end.x + end.d[0] * w / 2, end.y + end.d[1] * w / 2, _angle(end.d) + 90, True)
+        reach = w + length / 2
+        after = TilePose((0, 0), end.x + end.d[0] * reach, end.y + end.d[1] * reach, _angle(end.d), True)
+        return self._fits(double) and self._fits(after)
 
     def _fits(self, pose: TilePose) -> bool:
         corners = pose.corners(self.size)

@@ -17,6 +17,7 @@ from referee.render.generate import (
     arm_over,
     boneyard,
     draw_setting,
+    line_bounds,
     random_seed,
     reveal_tiles,
     with_glare,
@@ -25,7 +26,7 @@ from referee.render.layout import LineBuilder
 from referee.render.scene import ArmPose, Scene, TilePose
 from referee.render.stills import rules_for
 from referee.render.truth import camera_params, frame_truth
-from referee.rules import Hand, Play
+from referee.rules import Hand, IllegalAction, Play
 from referee.rules.bots import greedy_bot, random_bot
 from referee.rules.record import hand_to_json, record_to_json
 from referee.rules.table import END_INDEX, ENDS
@@ -50,43 +51,33 @@ class Plan:
     record: dict[str, Any]
 
 
-class _Planner:
-    def __init__(self, setting: Setting, hand: Hand, rng: np.random.Generator) -> None:
-        self.setting, self.hand, self.rng = setting, hand, rng
-        t = setting.table
-        bounds = (-t.width / 2 + 40, -t.depth / 2 + 40, t.width / 2 - 40, t.depth / 2 - 40)
-        self.builder = LineBuilder(setting.size, bounds, rng, setting.look_for(t.seed))
-        self.centre = (float(rng.normal(0, 40)), float(rng.normal(0, 30)))
-        self.direction = float(rng.uniform(0, 360))
-        self.line: list[TilePose] = []
-        self.boneyard: list[TilePose] = []
-        self.frames: list[Frame] = []
-        self.events: list[dict[str, Any]] = []
+@dataclasses.dataclass
+class _Step:
+    """One action of the hand as the table shows it."""
 
-    def layout(self) -> dict[str, Any]:
-        return self.hand.line().to_dict()
-
-    def shot(self, extra: tuple[TilePose, ...] = (), arm_at: tuple[float, float] | None = None) -> int:
-        arm = None if arm_at is None else arm_over(self.setting, arm_at, self.rng)
-        self.frames.append(Frame(tuple(self.line) + tuple(self.boneyard) + extra, arm, self.layout()))
-        return len(self.frames) - 1
-
-    def stable(self, count: int = 2, extra: tuple[TilePose, ...] = ()) -> int:
-        first = self.shot(extra)
-        for _ in range(count - 1):
-            self.shot(extra)
-        return first
-
-    def where_next(self) -> tuple[float, float]:
-        if not self.line:
-            return self.centre
-        last = self.line[-1]
-        return last.x, last.y
+    kind: str  # play | illegal | draw | pass
+    seat: int
+    tile: str = ""
+    end: str | None = None
+    points: int = 0
+    reason: str = ""
+    pose: TilePose | None = None
+    after: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def plan_hand(rng: np.random.Generator, options: Options, illegal: bool = False,
-              stable_frames: int = 2) -> Plan:
-    """Play a hand with the bots and plan its frames and events."""
+              stable_frames: int = 2, attempts: int = 20) -> Plan:
+    """Play a hand with the bots and plan its frames and events. With ``illegal`` one player
+    puts a tile on an end it does not match and takes it back (hands too short for that are
+    dealt again)."""
+    for _ in range(attempts):
+        plan = _plan_once(rng, options, illegal, stable_frames)
+        if plan is not None:
+            return plan
+    raise ValueError(f"no hand of {options.variant} in {attempts} deals had room for an illegal placement")
+
+
+def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable_frames: int) -> Plan | None:
     setting = draw_setting(rng, options)
     rules = rules_for(options)
     bots_rng = random_seed(rng)
@@ -95,59 +86,112 @@ def plan_hand(rng: np.random.Generator, options: Options, illegal: bool = False,
     assert deal is not None and pile is not None
     hand = Hand(rules, deal, pile)
     bots = [greedy_bot if rng.random() < 0.5 else random_bot for _ in range(rules.players)]
-    p = _Planner(setting, hand, rng)
-    pile_pips = [(t.high, t.low) for t in pile]
-    p.boneyard = boneyard(setting, pile_pips, [], rng)
+    t = setting.table
+    builder = LineBuilder(setting.size, line_bounds(setting), rng, setting.look_for(t.seed))
+    centre = (float(rng.normal(0, 40)), float(rng.normal(0, 30)))
+    direction = float(rng.uniform(0, 360))
+    # Pass 1: play the hand and lay every tile, so that the boneyard and the reveal can be put
+    # where no tile of the line will ever go.
+    steps: list[_Step] = []
     actions: list[dict[str, Any]] = []
-    illegal_at = int(rng.integers(3, 9)) if illegal else -1
-    p.stable(stable_frames)
+    wanted = int(rng.integers(3, 9)) if illegal else -1
     plays = 0
     while not hand.is_over():
         seat = hand.turn
         assert seat is not None
         legal = hand.legal_plays()
         if legal:
-            if plays == illegal_at and _put_down_illegal(p, seat, actions, stable_frames):
-                illegal_at = -1
+            if 0 <= wanted <= plays and hand.table.size:
+                wrong = _illegal_step(hand, builder, seat, rng)
+                if wrong is not None:
+                    steps.append(wrong)
+                    actions.append({"player": seat, "play": wrong.tile, "end": wrong.end})
+                    wanted = -1
             play = bots[seat](hand, legal, bots_rng)
-            before = hand.table.size
+            opening = hand.table.size == 0
             points = hand.play(play)
-            arm_index = -1 if before == 0 else END_INDEX[hand.moves[-1].end]  # type: ignore[index]
-            p.shot(arm_at=p.where_next())
-            pose = p.builder.place(hand.table, arm_index, p.centre, p.direction)
-            p.line.append(pose)
-            frame = p.stable(stable_frames)
             end = hand.moves[-1].end
-            p.events.append({"frame": frame, "event": "play", "tile": str(play.tile),
-                             "end": None if end is None else end.value, "player": seat, "points": points})
-            actions.append(_play_json(hand, seat, before == 0))
+            pose = builder.place(hand.table, -1 if end is None else END_INDEX[end], centre, direction)
+            steps.append(_Step("play", seat, str(play.tile), None if end is None else end.value, points,
+                               pose=pose, after=hand.line().to_dict()))
+            actions.append(_play_json(hand, seat, opening))
             plays += 1
         elif hand.drawable():
             tile = hand.draw()
             assert tile is not None
-            taken = _nearest_face_down(p, seat)
-            p.shot(arm_at=(taken.x, taken.y))
-            p.boneyard.remove(taken)
-            frame = p.stable(1)
-            p.events.append({"frame": frame, "event": "draw", "player": seat})
+            steps.append(_Step("draw", seat, str(tile)))
             actions.append({"player": seat, "draw": str(tile)})
         else:
             hand.pass_turn()
-            p.events.append({"frame": len(p.frames) - 1, "event": "pass", "player": seat})
+            steps.append(_Step("pass", seat))
             actions.append({"player": seat, "pass": True})
+    if wanted >= 0:
+        return None
+    line = [st.pose for st in steps if st.kind == "play" and st.pose is not None]
+    wrong_poses = [st.pose for st in steps if st.kind == "illegal" and st.pose is not None]
+    pile_poses = boneyard(setting, [(tl.high, tl.low) for tl in pile], line + wrong_poses, rng)
+    hands = [[(tl.high, tl.low) for tl in hand.held(s)] for s in range(rules.players)]
+    reveal = reveal_tiles(setting, hands, rules.players, rng, line + pile_poses)
     outcome = hand.outcome()
     assert outcome is not None
-    last = len(p.frames) - 1
+    # Pass 2: the frames, with an arm over the table before each change.
+    frames, events = _frames(setting, steps, pile_poses, reveal, rules.players, rng, stable_frames)
     if outcome.result() == "blocked":
-        p.events.append({"frame": last, "event": "blocked"})
-    hands = [[(t.high, t.low) for t in hand.held(s)] for s in range(rules.players)]
-    reveal = reveal_tiles(setting, hands, rules.players, rng, p.line + p.boneyard)
-    frame = p.stable(stable_frames, tuple(reveal))
-    p.events.append({"frame": frame, "event": "hand_end", "winner": outcome.winner, "points": outcome.points})
+        events.append({"frame": len(frames) - stable_frames - 2, "event": "blocked"})
+    events.append({"frame": len(frames) - stable_frames, "event": "hand_end", "winner": outcome.winner,
+                   "points": outcome.points})
     hand_json = hand_to_json(hand, deal, pile)
     hand_json["actions"] = actions
-    record = record_to_json(rules, [hand_json])
-    return Plan(setting, p.frames, p.events, record)
+    return Plan(setting, frames, events, record_to_json(rules, [hand_json]))
+
+
+def _frames(setting: Setting, steps: list[_Step], pile: list[TilePose], reveal: list[TilePose], players: int,
+            rng: np.random.Generator, stable_frames: int) -> tuple[list[Frame], list[dict[str, Any]]]:
+    """Every frame of the hand: stable frames after each change, an arm frame before it."""
+    frames: list[Frame] = []
+    events: list[dict[str, Any]] = []
+    line: list[TilePose] = []
+    pile = list(pile)
+    layout: dict[str, Any] = {"line": [], "spinner": None, "branches": {"up": [], "down": []},
+                              "open_ends": [], "count": 0}
+
+    def shot(extra: tuple[TilePose, ...] = (), arm_at: tuple[float, float] | None = None, count: int = 1) -> int:
+        arm = None if arm_at is None else arm_over(setting, arm_at, rng)
+        first = len(frames)
+        for _ in range(count):
+            frames.append(Frame(tuple(line) + tuple(pile) + extra, arm, layout))
+        return first
+
+    shot(count=stable_frames)
+    for step in steps:
+        if step.kind == "play":
+            assert step.pose is not None
+            shot(arm_at=(step.pose.x, step.pose.y))
+            line.append(step.pose)
+            layout = step.after
+            frame = shot(count=stable_frames)
+            events.append({"frame": frame, "event": "play", "tile": step.tile, "end": step.end, "player": step.seat,
+                           "points": step.points})
+        elif step.kind == "illegal":
+            assert step.pose is not None
+            shot(arm_at=(step.pose.x, step.pose.y))
+            frame = shot((step.pose,), count=stable_frames)
+            shot(arm_at=(step.pose.x, step.pose.y))
+            shot()
+            events.append({"frame": frame, "event": "illegal", "tile": step.tile, "reason": step.reason,
+                           "player": step.seat})
+        elif step.kind == "draw":
+            taken = _nearest_face_down(pile, step.seat, players)
+            shot(arm_at=(taken.x, taken.y))
+            pile.remove(taken)
+            frame = shot()
+            events.append({"frame": frame, "event": "draw", "player": step.seat})
+        else:
+            events.append({"frame": len(frames) - 1, "event": "pass", "player": step.seat})
+    if reveal:  # players lay their tiles down: an arm reaches in over the table
+        shot(arm_at=(reveal[0].x * 0.6, reveal[0].y * 0.6))
+    shot(tuple(reveal), count=stable_frames)
+    return frames, events
 
 
 def _play_json(hand: Hand, seat: int, opening: bool) -> dict[str, Any]:
@@ -162,44 +206,30 @@ def _play_json(hand: Hand, seat: int, opening: bool) -> dict[str, Any]:
     return out
 
 
-def _put_down_illegal(p: _Planner, seat: int, actions: list[dict[str, Any]], stable_frames: int) -> bool:
-    """The player lays a tile of theirs on an end it does not match, then takes it back."""
-    hand = p.hand
-    ends = [i for i, v in enumerate(hand.table.values) if v >= 0 and i in p.builder.cursors]
-    for i in ends:
-        value = hand.table.values[i]
+def _illegal_step(hand: Hand, builder: LineBuilder, seat: int, rng: np.random.Generator) -> _Step | None:
+    """The player lays a tile of theirs on an end it does not match (the rules say why it is
+    illegal); None when no tile of theirs mismatches an open end."""
+    for i, value in enumerate(hand.table.values):
+        if value < 0 or i not in builder.cursors:
+            continue
         wrong = [t for t in hand.held(seat) if value not in t]
         if not wrong:
             continue
-        tile = wrong[int(p.rng.integers(len(wrong)))]
+        tile = wrong[int(rng.integers(len(wrong)))]
         try:
-            hand.play(Play(tile, ENDS[i]))
-        except ValueError as error:
-            reason = getattr(error, "reason", None)
-        else:  # it fitted after all: not what this scene is for
-            hand.undo()
-            return False
-        pose = p.builder.add(i, tile, tile.high, commit=False)
-        p.shot(arm_at=(pose.x, pose.y))
-        frame = p.stable(stable_frames, (pose,))
-        p.shot(arm_at=(pose.x, pose.y))
-        p.stable(1)
-        p.events.append({"frame": frame, "event": "illegal", "tile": str(tile),
-                         "reason": None if reason is None else str(reason), "player": seat})
-        actions.append({"player": seat, "play": str(tile), "end": ENDS[i].value})
-        return True
-    return False
+            hand.play(Play(tile, ENDS[i]), seat=seat)
+        except IllegalAction as error:
+            pose = builder.add(i, tile, tile.high, commit=False)
+            return _Step("illegal", seat, str(tile), ENDS[i].value, reason=error.reason.value, pose=pose)
+        hand.undo()  # it fitted after all: not what this step is for
+    return None
 
 
-def _nearest_face_down(p: _Planner, seat: int) -> TilePose:
+def _nearest_face_down(pile: list[TilePose], seat: int, players: int) -> TilePose:
     """The boneyard tile a player reaches for: the one nearest their edge of the table."""
-    players = p.hand.players
     edge_dir = {0: (0.0, -1.0), 1: (-1.0, 0.0), 2: (0.0, 1.0), 3: (1.0, 0.0)}
-    if players == 2:
-        d = edge_dir[0 if seat == 0 else 2]
-    else:
-        d = edge_dir[seat % 4]
-    return max(p.boneyard, key=lambda t: t.x * d[0] + t.y * d[1])
+    d = edge_dir[(0 if seat == 0 else 2) if players == 2 else seat % 4]
+    return max(pile, key=lambda t: t.x * d[0] + t.y * d[1])
 
 
 def render_plan(plan: Plan, rng: np.random.Generator) -> Iterator[tuple[np.ndarray, dict[str, Any]]]:
@@ -222,5 +252,5 @@ def render_plan(plan: Plan, rng: np.random.Generator) -> Iterator[tuple[np.ndarr
                                     lighting=dataclasses.replace(setting.lighting, glare_tiles=lit))
         image = render(scene, camera, setting.finish, rng).image
         truth = frame_truth(tiles, setting.size, camera, frame.arm is not None, frame.layout,
-                            {**params, "arm": None if frame.arm is None else dataclasses.asdict(frame.arm)})
+                            {**params, "arm": None if frame.arm is None else dataclasses.asdict(frame.arm)}, lit)
         yield image, truth

@@ -92,9 +92,8 @@ def _shoot(setting: Setting, poses: list[TilePose], rng: np.random.Generator, la
         scene = scene.with_arm(arm_over(setting, (target.x, target.y), rng))
     rendered: Rendered = render(scene, camera, setting.finish, rng)
     params = {**setting.params, **extra, "camera": camera_params(camera),
-              "arm": None if scene.arm is None else dataclasses.asdict(scene.arm),
-              "glare_tiles": list(scene.lighting.glare_tiles)}
-    truth = frame_truth(poses, setting.size, camera, occluded, layout, params)
+              "arm": None if scene.arm is None else dataclasses.asdict(scene.arm)}
+    truth = frame_truth(poses, setting.size, camera, occluded, layout, params, scene.lighting.glare_tiles)
     return Still(rendered.image, truth)
 
 

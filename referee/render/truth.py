@@ -35,8 +35,12 @@ def face_down_truth(pose: TilePose, size: TileSize, camera: Camera) -> dict[str,
 
 
 def frame_truth(poses: Sequence[TilePose], size: TileSize, camera: Camera, occluded: bool,
-                layout: dict[str, Any] | None, scene: dict[str, Any]) -> dict[str, Any]:
-    """The truth document of one frame."""
+                layout: dict[str, Any] | None, scene: dict[str, Any], glare: Sequence[int] = ()) -> dict[str, Any]:
+    """The truth document of one frame. ``glare`` lists the poses that caught the lamp's glare;
+    the truth names them in ``scene.glare_tiles`` as indices into its ``tiles``."""
+    face_up = [i for i, p in enumerate(poses) if p.face_up]
+    glare_set = set(glare)
+    scene = {**scene, "glare_tiles": [n for n, i in enumerate(face_up) if i in glare_set]}
     return {
         "width": camera.spec.width,
         "height": camera.spec.height,
