@@ -92,19 +92,6 @@ def layout_error(blobs: list[tuple[float, float]], n: int) -> float:
     return best
 
 
-def pose_index(truth: dict[str, Any], i: int) -> int:
-    """Index into the scene's tiles (which ``scene.glare_tiles`` refers to) of truth tile i.
-
-    stills.py builds the scene's tiles as: scattered -> the face-up tiles, then the face-down
-    ones; line and reveal -> the line of play (every tile of ``layout``), the boneyard (face
-    down), then the reveal (face up). The truth lists face-up tiles in the same order."""
-    if truth["scene"]["kind"] == "scattered":
-        return i
-    layout = truth["layout"]
-    in_line = len(layout["line"]) + sum(len(arm) for arm in layout["branches"].values())
-    return i if i < in_line else i + len(truth["face_down"])
-
-
 def counted_tiles() -> tuple[int, int, list[str]]:
     """Count the pips of every readable tile; return how many tiles were read, how many were
     left out for glare, and every disagreement."""
@@ -117,10 +104,11 @@ def counted_tiles() -> tuple[int, int, list[str]]:
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if style is TileStyle.BLACK:
             grey = 255 - grey  # light pips on dark tiles
-        # A tile that catches the lamp's glare is washed out on purpose; the truth names it.
+        # A tile that catches the lamp's glare is washed out on purpose; the truth names it
+        # (``scene.glare_tiles`` holds indices into the truth's ``tiles``).
         glare = set(truth["scene"]["glare_tiles"])
         for i, tile in enumerate(truth["tiles"]):
-            if pose_index(truth, i) in glare:
+            if i in glare:
                 glared += 1
                 continue
             tiles += 1

@@ -48,6 +48,7 @@ def write_stills(kind: str, count: int, seed: int, out: Path, options: Options,
     for i, stem in enumerate(stems):
         rng = np.random.default_rng([seed, i])
         still = render_still(kind, rng, options)
+        still.truth["scene"]["seed"] = [seed, i]  # default_rng([seed, i]) makes this frame again
         quality = int(still.truth["scene"]["finish"]["jpeg_quality"])
         _write_image(stem.with_suffix(".jpg"), still.image, quality)
         _write_json(stem.with_suffix(".json"), still.truth)
@@ -69,10 +70,11 @@ def write_sequences(count: int, seed: int, out: Path, options: Options, illegal:
         for n, (image, truth) in enumerate(render_plan(plan, rng)):
             name = f"frame-{n:04d}"
             _write_image(folder / f"{name}.jpg", image, int(truth["scene"]["finish"]["jpeg_quality"]))
+            truth["scene"]["seed"] = [seed, i]
             _write_json(folder / f"{name}.json", truth)
             frames.append({"frame": n, "file": f"{name}.jpg", "occluded": truth["occluded"]})
         _write_json(folder / "sequence.json", {"record": plan.record, "frames": frames, "events": plan.events,
-                                               "scene": plan.setting.params})
+                                               "scene": {**plan.setting.params, "seed": [seed, i]}})
         if progress is not None:
             progress(i + 1)
     return folders
