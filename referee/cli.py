@@ -66,9 +66,14 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.spinner is not None:
         options["spinner"] = args.spinner
     try:
-        return Rules(**options)
+        rules = Rules(**options)
     except RulesError as error:
         raise UserError(str(error)) from None
+    left = rules.set_size - rules.players * rules.hand_size
+    if rules.keep_in_boneyard > left:
+        raise UserError(f"--keep-in-boneyard {rules.keep_in_boneyard} is more than the {left} tiles left after "
+                        "the deal (nobody could ever draw)")
+    return rules
 
 
 class Progress:
@@ -214,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Judge a game record (JSON) move by move.")
     check.add_argument("record", metavar="RECORD", help="record file, or - for standard input")
     check.add_argument("--json", action="store_true", help="print one JSON document")
-    check.add_argument("--strict", action="store_true", help="exit 1 if any action is illegal")
+    check.add_argument("--strict", action="store_true", help="exit 1 if any action is illegal or a reveal contradicts the game")
     check.set_defaults(func=cmd_check)
 
     sim = sub.add_parser("simulate", help="play many matches with bots",

@@ -102,9 +102,14 @@ def test_a_sequence_folder_holds_the_record_frames_and_events(tmp_path: Path) ->
     assert len(folders) == 1 and folders[0].is_dir()
     folder = folders[0]
     sequence = json.loads((folder / "sequence.json").read_text(encoding="utf-8"))
-    assert {"record", "frames", "events"} <= set(sequence)
-    report = check_record(parse_record(sequence["record"]))
+    assert {"variant", "players", "rules", "hands", "frames", "events"} <= set(sequence)
+    report = check_record(parse_record(sequence))
     assert report.all_legal
+    # The file is a game record as it stands: referee check reads it.
+    checked = subprocess.run([sys.executable, "-m", "referee.cli", "check", str(folder / "sequence.json"), "--json"],
+                             capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["hands"][0]["result"] in ("domino", "blocked", "target")
     assert sequence["frames"], "a hand has frames"
     for number, frame in enumerate(sequence["frames"]):
         assert frame["frame"] == number

@@ -240,17 +240,3 @@ def test_arm_mask_reaches_the_entry_border(frame: np.ndarray, seed: int, entry: 
     far = cv2.distanceTransform(255 - mask, cv2.DIST_L2, 5) > 3.5 * 40
     assert far.any()
     assert np.array_equal(out[far], frame[far])  # shadow and arm stay near the arm
-
-
-# --- speed (generous bounds: these catch a slip into per-pixel Python, not a few milliseconds) ---
-
-def test_sprites_and_textures_are_cheap() -> None:
-    look = TileLook(TileStyle.IVORY, pin=True)
-    tile_top((6, 5), look, LENGTH, WIDTH, PPM, rng())  # fill the caches
-    start = time.perf_counter()
-    for i in range(20):
-        tile_top((6, i % 13), look, LENGTH, WIDTH, PPM, rng(i))
-    assert (time.perf_counter() - start) / 20 < 0.02
-    start = time.perf_counter()
-    table_texture(TableKind.WOOD, 2000, 1200, 1.6, rng())
-    assert time.perf_counter() - start < 0.6

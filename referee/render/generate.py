@@ -14,7 +14,7 @@ import numpy as np
 from referee.render.camera import Camera, CameraSpec, corner_radius, lens_folds
 from referee.render.compose import Finish
 from referee.render.layout import LineBuilder, reveal_row, scatter
-from referee.render.scene import ArmPose, Lighting, Scene, Table, TilePose, TileSize
+from referee.render.scene import ArmPose, Lighting, Scene, Table, TilePose, TileSize, rect_overlap
 from referee.render.styles import TableKind, TileLook, TileStyle
 
 SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080), (4032, 3024))
@@ -105,9 +105,10 @@ def draw_setting(rng: np.random.Generator, options: Options) -> Setting:
     return Setting(table, tile, style, bool(params["pin"]), spec, lighting, finish, params)
 
 
-def aim(setting: Setting, poses: Sequence[TilePose], rng: np.random.Generator) -> Camera:
+def aim(setting: Setting, poses: Sequence[TilePose], rng: np.random.Generator) -> Camera | None:
     """Point the camera at the tiles from a height that shows every one of them with a margin
-    (raising it, then widening the lens, as someone setting up a camera would)."""
+    (raising it, then widening the lens, as someone setting up a camera would); None when no
+    camera within reach shows them all."""
     spec = setting.camera_spec
     pts = np.concatenate([p.corners(setting.size, setting.size.thickness) for p in poses]) if poses else \
         np.zeros((1, 3))
@@ -126,7 +127,7 @@ def aim(setting: Setting, poses: Sequence[TilePose], rng: np.random.Generator) -
             hfov = min(MAX_HFOV, hfov + 2.0)
         else:
             break
-    return camera
+    return None
 
 
 def line_bounds(setting: Setting) -> tuple[float, float, float, float]:
@@ -167,8 +168,8 @@ def boneyard(setting: Setting, tiles: Sequence[tuple[int, int]], avoid: Sequence
         angle = float(rng.uniform(0, 2 * math.pi))
         distance = reach + side / 2 + 30.0 + 15.0 * attempt
         x, y = cx + math.cos(angle) * distance, cy + math.sin(angle) * distance
-        area = (max(x - side / 2, -t.width / 2 + 40), max(y - side / 2, -t.depth / 2 + 40),
-                min(x + side / 2, t.width / 2 - 40), min(y + side / 2, t.depth / 2 - 40))
+        x0, y0, x1, y1 = line_bounds(setting)  # the strip along the edges is for the reveal
+        area = (max(x - side / 2, x0), max(y - side / 2, y0), min(x + side / 2, x1), min(y + side / 2, y1))
         if area[2] - area[0] < s.length * 2 or area[3] - area[1] < s.length * 2:
             continue
         placed = scatter(tiles, s, area, rng, look, face_up=False, avoid=avoid, spacing=2.0)
@@ -177,8 +178,8 @@ def boneyard(setting: Setting, tiles: Sequence[tuple[int, int]], avoid: Sequence
         if len(placed) > len(best):
             best = placed
     rest = list(tiles[len(best):])
-    whole = (-t.width / 2 + 50, -t.depth / 2 + 50, t.width / 2 - 50, t.depth / 2 - 50)
-    return best + scatter(rest, s, whole, rng, look, face_up=False, avoid=[*avoid, *best], spacing=2.0)
+    return best + scatter(rest, s, line_bounds(setting), rng, look, face_up=False, avoid=[*avoid, *best],
+                          spacing=2.0)
 
 
 def scattered_tiles(setting: Setting, rng: np.random.Generator, max_pips: int = 6) -> tuple[list[TilePose], Camera]:
@@ -235,9 +236,10 @@ def random_seed(rng: np.random.Generator) -> random.Random:
 
 
 def reveal_tiles(setting: Setting, hands: Sequence[Sequence[tuple[int, int]]], players: int,
-                 rng: np.random.Generator, around: Sequence[TilePose] = ()) -> list[TilePose]:
+                 rng: np.random.Generator, around: Sequence[TilePose] = ()) -> list[TilePose] | None:
     """Each player's remaining tiles face up in front of them: at their edge of the table, or
-    nearer when the tiles in play leave room (players reach no further than they need)."""
+    nearer when the tiles in play leave room (players reach no further than they need). None
+    when a row finds no free place."""
     t, s = setting.table, setting.size
     width, depth = t.width, t.depth
     if around:
@@ -248,10 +250,26 @@ def reveal_tiles(setting: Setting, hands: Sequence[Sequence[tuple[int, int]]], p
     look = setting.look_for(t.seed)
     out: list[TilePose] = []
     for seat, pips in enumerate(hands):
-        out += reveal_row(pips, seat, players, (width, depth), s, rng, look)
+        row = reveal_row(pips, seat, players, (t.width, t.depth), s, rng, look, [*around, *out])
+        if row is None:
+            return None
+        # Bring the row in towards the tiles when there is room (reveal_row starts at the edge).
+        out += _nearer(row, (width, depth), (t.width, t.depth), s, [*around, *out])
     return out
 
 
-def hypot_px(camera: Camera, a: tuple[float, float], b: tuple[float, float]) -> float:
-    p = camera.project(np.array([[a[0], a[1], 0.0], [b[0], b[1], 0.0]]))
-    return float(math.hypot(*(p[1] - p[0])))
+def _nearer(row: list[TilePose], near: tuple[float, float], table: tuple[float, float], size: TileSize,
+            avoid: Sequence[TilePose]) -> list[TilePose]:
+    """The row moved in towards the centre, as far as ``near`` says and ``avoid`` allows."""
+    if not row:
+        return row
+    ux, uy = row[0].axis()
+    along_y = abs(uy) > 0.5
+    shift = ((table[1] - near[1]) if along_y else (table[0] - near[0])) / 2
+    others = [o.corners(size) for o in avoid]
+    while shift > 0:
+        moved = [dataclasses.replace(p, x=p.x - ux * shift, y=p.y - uy * shift) for p in row]
+        if not any(rect_overlap(m.corners(size), o, slack=-3.0) for m in moved for o in others):
+            return moved
+        shift -= 10.0
+    return row

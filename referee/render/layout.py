@@ -1,5 +1,6 @@
 """Where tiles lie: a line of play laid by hand from a rules table, scattered tiles, the
-boneyard and the end-of-hand reveal. Everything in mm on the table; nothing overlaps."""
+boneyard and the end-of-hand reveal. Everything in mm on the table. Nothing is laid on another
+tile: a line that finds no room says so (``LineBuilder.crowded``) and the caller deals again."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ class LineBuilder:
         self.poses: list[TilePose] = []
         self.cursors: dict[int, _Cursor] = {}
         self.spinner_pose: TilePose | None = None
-        self.line_dir: dict[int, tuple[float, float]] = {}
+        #: Tiles that had to be laid where they did not fit (touching another, or off the table).
+        self.crowded = 0
 
     # -- the opener and the arms ---------------------------------------------------------------
     def opener(self, tile: Tile, left: int, centre: tuple[float, float], direction_deg: float) -> TilePose:
@@ -91,6 +93,8 @@ class LineBuilder:
                 if self._fits(turned) or not self._fits(pose):
                     pose, end = turned, turned_end
         if commit:
+            if not self._fits(pose):
+                self.crowded += 1  # nothing fitted: the caller deals again rather than stack tiles
             self.poses.append(pose)
             self.cursors[arm] = end
         return pose
@@ -217,25 +221,28 @@ def _grow(corners: np.ndarray, by: float) -> np.ndarray:
 
 
 def reveal_row(pips: Sequence[tuple[int, int]], seat: int, players: int, table_size: tuple[float, float],
-               size: TileSize, rng: np.random.Generator, look_for: LookFor) -> list[TilePose]:
-    """A player's remaining tiles laid face up in a row at their edge of the table, each pointing
-    at the centre. Seats go clockwise from the near edge: 0 bottom, then left, top, right (two
+               size: TileSize, rng: np.random.Generator, look_for: LookFor,
+               avoid: Sequence[TilePose] = ()) -> list[TilePose] | None:
+    """A player's remaining tiles laid face up in a row in front of them, each pointing at the
+    centre, as near the centre as ``avoid`` allows (never beyond the table's edge: None if there
+    is no room). Seats go clockwise from the near edge: 0 bottom, then left, top, right (two
     players: bottom and top)."""
     w, h = table_size
     edges = {2: [270.0, 90.0], 3: [270.0, 180.0, 90.0], 4: [270.0, 180.0, 90.0, 0.0]}
     direction = edges.get(players, edges[4])[seat % 4] if players <= 4 else 270.0 - 360.0 * seat / players
     out_d = _rot((1.0, 0.0), direction)
-    reach = (h / 2 if abs(out_d[1]) > 0.5 else w / 2) - size.length / 2 - 25.0
+    edge = h / 2 if abs(out_d[1]) > 0.5 else w / 2
     along = _rot(out_d, 90.0)
     n = len(pips)
     step = size.width + 6.0
-    poses = []
-    for k, p in enumerate(pips):
-        offset = (k - (n - 1) / 2) * step + float(rng.normal(0, 1.0))
-        cx = out_d[0] * reach + along[0] * offset
-        cy = out_d[1] * reach + along[1] * offset
-        # Half 0 towards the centre of the table, as a player lays a tile down.
-        poses.append(TilePose(p, cx, cy, direction + float(rng.normal(0, 2.0)), True, look_for(p)))
-    return poses
-
-
+    offsets = [(k - (n - 1) / 2) * step + float(rng.normal(0, 1.0)) for k in range(n)]
+    turns = [direction + float(rng.normal(0, 2.0)) for _ in range(n)]
+    others = [o.corners(size) for o in avoid]
+    reach = edge - size.length / 2 - 25.0
+    while reach + size.length / 2 <= edge - 5.0:
+        poses = [TilePose(p, out_d[0] * reach + along[0] * off, out_d[1] * reach + along[1] * off, turn, True,
+                          look_for(p)) for p, off, turn in zip(pips, offsets, turns, strict=True)]
+        if not any(rect_overlap(_grow(pose.corners(size), 3.0), o) for pose in poses for o in others):
+            return poses
+        reach += 10.0
+    return None

@@ -73,7 +73,9 @@ def write_sequences(count: int, seed: int, out: Path, options: Options, illegal:
             truth["scene"]["seed"] = [seed, i]
             _write_json(folder / f"{name}.json", truth)
             frames.append({"frame": n, "file": f"{name}.jpg", "occluded": truth["occluded"]})
-        _write_json(folder / "sequence.json", {"record": plan.record, "frames": frames, "events": plan.events,
+        # The file is the hand's game record (referee check reads it as it is), with the frames,
+        # the events a referee should report and the scene beside the record's own keys.
+        _write_json(folder / "sequence.json", {**plan.record, "frames": frames, "events": list(plan.events),
                                                "scene": {**plan.setting.params, "seed": [seed, i]}})
         if progress is not None:
             progress(i + 1)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from referee.render.camera import Camera
 from referee.render.compose import render
 from referee.render.generate import (
     Options,
@@ -28,7 +29,8 @@ from referee.render.stills import rules_for
 from referee.render.truth import camera_params, frame_truth
 from referee.rules import Hand, IllegalAction, Play
 from referee.rules.bots import greedy_bot, random_bot
-from referee.rules.record import hand_to_json, record_to_json
+from referee.rules.check import check_record
+from referee.rules.record import action_to_json, hand_to_json, parse_record, record_to_json
 from referee.rules.table import END_INDEX, ENDS
 
 
@@ -41,13 +43,15 @@ class Frame:
     layout: dict[str, Any]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Plan:
-    """Every frame of a hand and the events a referee should report, frame by frame."""
+    """Every frame of a hand, the camera that sees every tile the hand puts down, the events a
+    referee should report frame by frame, and the hand's game record."""
 
     setting: Setting
-    frames: list[Frame]
-    events: list[dict[str, Any]]
+    camera: Camera
+    frames: tuple[Frame, ...]
+    events: tuple[dict[str, Any], ...]
     record: dict[str, Any]
 
 
@@ -81,10 +85,9 @@ def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable
     setting = draw_setting(rng, options)
     rules = rules_for(options)
     bots_rng = random_seed(rng)
-    dealt = Hand.deal_random(rules, bots_rng)
-    deal, pile = dealt.initial_deal()
+    hand = Hand.deal_random(rules, bots_rng)
+    deal, pile = hand.initial_deal()
     assert deal is not None and pile is not None
-    hand = Hand(rules, deal, pile)
     bots = [greedy_bot if rng.random() < 0.5 else random_bot for _ in range(rules.players)]
     t = setting.table
     builder = LineBuilder(setting.size, line_bounds(setting), rng, setting.look_for(t.seed))
@@ -114,7 +117,7 @@ def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable
             pose = builder.place(hand.table, -1 if end is None else END_INDEX[end], centre, direction)
             steps.append(_Step("play", seat, str(play.tile), None if end is None else end.value, points,
                                pose=pose, after=hand.line().to_dict()))
-            actions.append(_play_json(hand, seat, opening))
+            actions.append(action_to_json(hand.moves[-1], opening, hand.table.opener_left))
             plays += 1
         elif hand.drawable():
             tile = hand.draw()
@@ -125,29 +128,39 @@ def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable
             hand.pass_turn()
             steps.append(_Step("pass", seat))
             actions.append({"player": seat, "pass": True})
-    if wanted >= 0:
-        return None
+    if wanted >= 0 or builder.crowded:
+        return None  # no illegal placement happened, or the line found no room: deal again
     line = [st.pose for st in steps if st.kind == "play" and st.pose is not None]
     wrong_poses = [st.pose for st in steps if st.kind == "illegal" and st.pose is not None]
     pile_poses = boneyard(setting, [(tl.high, tl.low) for tl in pile], line + wrong_poses, rng)
     hands = [[(tl.high, tl.low) for tl in hand.held(s)] for s in range(rules.players)]
-    reveal = reveal_tiles(setting, hands, rules.players, rng, line + pile_poses)
+    reveal = reveal_tiles(setting, hands, rules.players, rng, line + wrong_poses + pile_poses)
+    camera = None if reveal is None else aim(setting, line + wrong_poses + pile_poses + reveal, rng)
+    if reveal is None or camera is None:
+        return None
     outcome = hand.outcome()
     assert outcome is not None
     # Pass 2: the frames, with an arm over the table before each change.
-    frames, events = _frames(setting, steps, pile_poses, reveal, rules.players, rng, stable_frames)
+    frames, events, last_stable = _frames(setting, steps, pile_poses, reveal, rules.players, rng, stable_frames)
     if outcome.result() == "blocked":
-        events.append({"frame": len(frames) - stable_frames - 2, "event": "blocked"})
-    events.append({"frame": len(frames) - stable_frames, "event": "hand_end", "winner": outcome.winner,
-                   "points": outcome.points})
+        events.append({"frame": last_stable, "event": "blocked"})
+    reveal_frame = len(frames) - stable_frames
+    events.append({"frame": reveal_frame, "event": "hand_end", "winner": outcome.winner, "points": outcome.points})
     hand_json = hand_to_json(hand, deal, pile)
     hand_json["actions"] = actions
-    return Plan(setting, frames, events, record_to_json(rules, [hand_json]))
+    record = record_to_json(rules, [hand_json])
+    # The match ends with this hand if someone reached the target: as referee check scores it.
+    report = check_record(parse_record(record))
+    if report.match_winners:
+        events.append({"frame": reveal_frame, "event": "match_end", "winners": list(report.match_winners),
+                       "scores": list(report.scores)})
+    return Plan(setting, camera, tuple(frames), tuple(events), record)
 
 
 def _frames(setting: Setting, steps: list[_Step], pile: list[TilePose], reveal: list[TilePose], players: int,
-            rng: np.random.Generator, stable_frames: int) -> tuple[list[Frame], list[dict[str, Any]]]:
-    """Every frame of the hand: stable frames after each change, an arm frame before it."""
+            rng: np.random.Generator, stable_frames: int) -> tuple[list[Frame], list[dict[str, Any]], int]:
+    """Every frame of the hand (stable frames after each change, an arm frame before it), the
+    events, and the last stable frame before the reveal."""
     frames: list[Frame] = []
     events: list[dict[str, Any]] = []
     line: list[TilePose] = []
@@ -188,22 +201,11 @@ def _frames(setting: Setting, steps: list[_Step], pile: list[TilePose], reveal: 
             events.append({"frame": frame, "event": "draw", "player": step.seat})
         else:
             events.append({"frame": len(frames) - 1, "event": "pass", "player": step.seat})
+    last_stable = len(frames) - 1
     if reveal:  # players lay their tiles down: an arm reaches in over the table
         shot(arm_at=(reveal[0].x * 0.6, reveal[0].y * 0.6))
     shot(tuple(reveal), count=stable_frames)
-    return frames, events
-
-
-def _play_json(hand: Hand, seat: int, opening: bool) -> dict[str, Any]:
-    action = hand.moves[-1]
-    assert action.tile is not None
-    if opening:
-        left = hand.table.opener_left
-        return {"player": seat, "play": f"{left}-{action.tile.other(left)}"}
-    out: dict[str, Any] = {"player": seat, "play": str(action.tile)}
-    if action.end is not None:
-        out["end"] = action.end.value
-    return out
+    return frames, events, last_stable
 
 
 def _illegal_step(hand: Hand, builder: LineBuilder, seat: int, rng: np.random.Generator) -> _Step | None:
@@ -218,10 +220,10 @@ def _illegal_step(hand: Hand, builder: LineBuilder, seat: int, rng: np.random.Ge
         tile = wrong[int(rng.integers(len(wrong)))]
         try:
             hand.play(Play(tile, ENDS[i]), seat=seat)
-        except IllegalAction as error:
+        except IllegalAction as error:  # always: the tile does not show the end's number
             pose = builder.add(i, tile, tile.high, commit=False)
             return _Step("illegal", seat, str(tile), ENDS[i].value, reason=error.reason.value, pose=pose)
-        hand.undo()  # it fitted after all: not what this step is for
+        raise AssertionError(f"{tile} was accepted at an end showing {value}")
     return None
 
 
@@ -240,7 +242,7 @@ def render_plan(plan: Plan, rng: np.random.Generator) -> Iterator[tuple[np.ndarr
     for frame in plan.frames:
         for pose in frame.poses:
             everything[id(pose)] = pose
-    camera = aim(setting, list(everything.values()), rng)
+    camera = plan.camera
     base = Scene(setting.table, setting.size, (), setting.lighting)
     glare = with_glare(setting, dataclasses.replace(base, tiles=tuple(everything.values())), rng)
     glare_ids = {id(list(everything.values())[i]) for i in glare.lighting.glare_tiles}

@@ -55,10 +55,19 @@ def played_hand(rules: Rules, rng: np.random.Generator, to_end: bool) -> Hand:
     return hand
 
 
-def render_still(kind: str, rng: np.random.Generator, options: Options) -> Still:
-    """One frame of ``kind`` with its truth."""
+def render_still(kind: str, rng: np.random.Generator, options: Options, attempts: int = 30) -> Still:
+    """One frame of ``kind`` with its truth. A hand whose tiles find no room on the table, or
+    that no camera can take in whole, is dealt again."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    for _ in range(attempts):
+        still = _try_still(kind, rng, options)
+        if still is not None:
+            return still
+    raise ValueError(f"no {kind} scene in {attempts} deals fitted the table and the camera")
+
+
+def _try_still(kind: str, rng: np.random.Generator, options: Options) -> Still | None:
     setting = draw_setting(rng, options)
     layout: dict[str, Any] | None = None
     extra: dict[str, Any] = {"kind": kind}
@@ -68,23 +77,29 @@ def render_still(kind: str, rng: np.random.Generator, options: Options) -> Still
     else:
         rules = rules_for(options)
         hand = played_hand(rules, rng, to_end=kind == "reveal")
-        _, poses = line_scene(setting, hand.table, rng)
+        builder, poses = line_scene(setting, hand.table, rng)
+        if builder.crowded:
+            return None
         layout = hand.line().to_dict()
         extra.update(variant=rules.variant.value, players=rules.players, actions=len(hand.moves))
         left = [(t.high, t.low) for t in hand.boneyard()]
         poses += boneyard(setting, left, poses, rng)
         if kind == "reveal":
             hands = [[(t.high, t.low) for t in hand.held(s)] for s in range(rules.players)]
-            poses += reveal_tiles(setting, hands, rules.players, rng, poses)
+            reveal = reveal_tiles(setting, hands, rules.players, rng, poses)
+            if reveal is None:
+                return None
+            poses += reveal
             outcome = hand.outcome()
             extra["result"] = None if outcome is None else outcome.result()
+        camera = aim(setting, poses, rng)
+        if camera is None:
+            return None
     return _shoot(setting, poses, rng, layout, extra, arm_chance=0.2, camera=camera)
 
 
 def _shoot(setting: Setting, poses: list[TilePose], rng: np.random.Generator, layout: dict[str, Any] | None,
-           extra: dict[str, Any], arm_chance: float, camera: Camera | None = None) -> Still:
-    if camera is None:
-        camera = aim(setting, poses, rng)
+           extra: dict[str, Any], arm_chance: float, camera: Camera) -> Still:
     scene = with_glare(setting, Scene(setting.table, setting.size, tuple(poses), setting.lighting), rng)
     occluded = bool(rng.random() < arm_chance) and bool(poses)
     if occluded:

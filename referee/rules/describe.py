@@ -20,7 +20,8 @@ def describe_action(verdict: Verdict, names: tuple[str, ...] | None = None) -> s
         text = f"{who} passes"
     if not verdict.legal:
         assert verdict.reason is not None
-        return f"{text}  ILLEGAL ({verdict.reason.value}): taken back"
+        detail = verdict.message.partition(": ")[2] or verdict.reason.value
+        return f"{text}  ILLEGAL ({detail}): taken back"
     if verdict.points:
         text += f"  scores {verdict.points}"
     return text

@@ -190,7 +190,7 @@ class Hand(HandState):
                 raise self._fail(Reason.NOT_IN_SET, seat, what)
             if self._where[tile.index] == TABLE:
                 raise self._fail(Reason.DUPLICATE, seat, what)
-        if not self.rules.drawing:
+        if not self._drawing:
             raise self._fail(Reason.NO_DRAWING, seat, what)
         if self.drawable() <= 0:
             raise self._fail(Reason.BONEYARD_EMPTY, seat, what)
@@ -228,7 +228,7 @@ class Hand(HandState):
     def _check_may_draw(self, seat: int, what: Tile | str) -> None:
         if self.table.size == 0:
             raise self._fail(Reason.MUST_PLAY, seat, what)
-        mid_batch = self.rules.draw_count > 1 and self._drawn % self.rules.draw_count != 0
+        mid_batch = self._draw_count > 1 and self._drawn % self._draw_count != 0
         if not self.rules.draw_when_able and not mid_batch and self._unknown[seat] == 0 and self.can_play(seat):
             raise self._fail(Reason.MUST_PLAY, seat, what)
 

@@ -132,6 +132,10 @@ def load_record(text: str) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError("$", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise RecordError("$", "nested too deeply to be a game record") from None
+    except ValueError as error:  # e.g. a number with thousands of digits
+        raise RecordError("$", f"not a readable JSON document: {error}") from None
     return parse_record(data)
 
 

@@ -133,15 +133,6 @@ class Table:
         """Each open end and the number showing there."""
         return {ENDS[i]: v for i, v in enumerate(self.values) if v != CLOSED}
 
-    def end_tile(self, i: int) -> Tile | None:
-        """The tile forming end ``i`` (the spinner for an empty up/down arm)."""
-        arm = self.arms[i]
-        if arm:
-            return arm[-1][0]
-        if i < UP:
-            return self.opener
-        return self._spinner_tile()
-
     def fives_count(self) -> int:
         """Sum of the open ends as All Fives counts them: a crosswise double at an end counts both
         halves, a lone opening double counts once, an empty spinner short end not at all."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-MAX_SUPPORTED_PIPS = 18
+MAX_SUPPORTED_PIPS = 99
 _TILE_TEXT = re.compile(r"^\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*$")
 
 
@@ -127,8 +127,8 @@ def tile_set(max_pips: int = 6) -> tuple[Tile, ...]:
     """Every tile of a double-``max_pips`` set, in canonical order (index order)."""
     tiles = _SETS.get(max_pips)
     if tiles is None:
-        if not isinstance(max_pips, int) or not 0 <= max_pips <= MAX_SUPPORTED_PIPS:
-            raise ValueError(f"max_pips must lie between 0 and {MAX_SUPPORTED_PIPS}, got {max_pips!r}")
+        if not isinstance(max_pips, int) or not 0 <= max_pips <= 18:
+            raise ValueError(f"max_pips must lie between 0 and 18, got {max_pips!r}")
         tiles = tuple(Tile(high, low) for high in range(max_pips + 1) for low in range(high + 1))
         _SETS[max_pips] = tiles
     return tiles
@@ -137,11 +137,6 @@ def tile_set(max_pips: int = 6) -> tuple[Tile, ...]:
 def set_size(max_pips: int) -> int:
     """Number of tiles in a double-``max_pips`` set: 28 for double-six."""
     return (max_pips + 1) * (max_pips + 2) // 2
-
-
-def heavier(a: Tile, b: Tile) -> bool:
-    """True if ``a`` outweighs ``b`` for choosing the opener: more pips, then the higher half."""
-    return (a.pips, a.high) > (b.pips, b.high)
 
 
 def opening_rank(tile: Tile) -> tuple[int, int, int]:

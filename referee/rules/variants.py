@@ -7,7 +7,10 @@ import enum
 from typing import Any
 
 from referee.rules.errors import RulesError
-from referee.rules.tiles import MAX_SUPPORTED_PIPS, set_size
+from referee.rules.tiles import set_size
+
+#: The largest set a table can agree on (double-eighteen is the largest made).
+MAX_SET_PIPS = 18
 
 
 class Variant(enum.StrEnum):
@@ -52,10 +55,8 @@ def default_hand_size(variant: Variant, players: int, max_pips: int = 6) -> int:
     all tiles shared out in the partners game."""
     if variant is Variant.PARTNERS:
         return set_size(max_pips) // 4
-    if players <= 2:
-        return 7
-    # Three or more players, and the larger groups a larger set allows (five or more need one).
-    return 5
+    # The Polish family sheet's deal; five or more players (a larger set) take five too.
+    return HAND_SIZES["7/5/5"].get(players, 5)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,8 +105,8 @@ class Rules:
         for name in ("draw_when_able", "spinner"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}", name)
-        if not 0 <= self.max_pips <= MAX_SUPPORTED_PIPS:
-            raise RulesError(f"max_pips must lie between 0 and {MAX_SUPPORTED_PIPS}, got {self.max_pips}", "max_pips")
+        if not 1 <= self.max_pips <= MAX_SET_PIPS:
+            raise RulesError(f"max_pips must lie between 1 and {MAX_SET_PIPS}, got {self.max_pips}", "max_pips")
         if self.variant is Variant.PARTNERS and self.players != 4:
             raise RulesError(f"the partners game is for 4 players, got {self.players}", "players")
         if self.players < 2:
