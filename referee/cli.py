@@ -219,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Judge a game record (JSON) move by move.")
     check.add_argument("record", metavar="RECORD", help="record file, or - for standard input")
     check.add_argument("--json", action="store_true", help="print one JSON document")
-    check.add_argument("--strict", action="store_true", help="exit 1 if any action is illegal or a reveal contradicts the game")
+    check.add_argument("--strict", action="store_true",
+                       help="exit 1 if any action is illegal or a reveal contradicts the game")
     check.set_defaults(func=cmd_check)
 
     sim = sub.add_parser("simulate", help="play many matches with bots",
