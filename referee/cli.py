@@ -187,7 +187,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise UserError(f"--jpeg-quality must be between 30 and 100, got {args.jpeg_quality}")
     if not 0 <= args.tilt <= 20:
         raise UserError(f"--tilt must be between 0 and 20 degrees, got {args.tilt}")
-    players = 4 if args.variant == "partners" else args.players
+    players = args.players if args.players is not None else (4 if args.variant == "partners" else 2)
+    if args.variant == "partners" and players != 4:
+        raise UserError(f"the partners game is for 4 players, got --players {players}")
     if not 2 <= players <= 4:
         raise UserError(f"--players must be 2 to 4, got {players}")
     options = Options(style=None if args.style is None else TileStyle(args.style),
@@ -257,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument("--size", type=_size, help="WIDTHxHEIGHT (default: 1280x720, 1920x1080 or 4032x3024)")
     ren.add_argument("--tilt", type=float, default=20.0, help="largest camera tilt in degrees (0-20)")
     ren.add_argument("--variant", choices=[v.value for v in Variant], default="draw")
-    ren.add_argument("--players", type=int, default=2)
+    ren.add_argument("--players", type=int, help="2 to 4 (default 2; 4 in partners)")
     ren.add_argument("--max-pips", type=int, choices=[6, 9], default=6)
     ren.add_argument("--jpeg-quality", type=int, help="the camera's JPEG quality (default: drawn, 72-95)")
     ren.add_argument("--illegal", action="store_true", help="sequence: one illegal tile put down and taken back")
