@@ -148,29 +148,27 @@ class LineBuilder:
     # -- a whole table -----------------------------------------------------------------------
     def from_table(self, table: Table, centre: tuple[float, float], direction_deg: float) -> list[TilePose]:
         """Lay every tile of a rules table in the order it was played."""
-        assert table.opener is not None
         counts = [0, 0, 0, 0]
         for arm in table.order:
-            if arm == -1:
-                self.opener(table.opener, table.opener_left, centre, direction_deg)
-                self._note_spinner(table, -1, 0)
-                continue
-            tile, outer = table.arms[arm][counts[arm]]
-            self.add(arm, tile, outer)
-            self._note_spinner(table, arm, counts[arm])
-            counts[arm] += 1
+            self._lay(table, arm, counts[arm] if arm >= 0 else 0, centre, direction_deg)
+            if arm >= 0:
+                counts[arm] += 1
         return self.poses
 
     def place(self, table: Table, arm: int, centre: tuple[float, float], direction_deg: float) -> TilePose:
         """Lay the tile just played on ``arm`` of ``table`` (-1: the opener)."""
+        return self._lay(table, arm, len(table.arms[arm]) - 1 if arm >= 0 else 0, centre, direction_deg)
+
+    def _lay(self, table: Table, arm: int, position: int, centre: tuple[float, float],
+             direction_deg: float) -> TilePose:
+        """Lay tile ``position`` of ``arm`` of ``table`` (arm -1: the opener)."""
         if arm == -1:
             assert table.opener is not None
             pose = self.opener(table.opener, table.opener_left, centre, direction_deg)
-            self._note_spinner(table, -1, 0)
-            return pose
-        tile, outer = table.arms[arm][-1]
-        pose = self.add(arm, tile, outer)
-        self._note_spinner(table, arm, len(table.arms[arm]) - 1)
+        else:
+            tile, outer = table.arms[arm][position]
+            pose = self.add(arm, tile, outer)
+        self._note_spinner(table, arm, position)
         return pose
 
     def _note_spinner(self, table: Table, arm: int, position: int) -> None:
