@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from referee.render.camera import Camera, CameraSpec
-from referee.render.generate import Options, aim, boneyard, draw_setting, line_scene, reveal_tiles
-from referee.render.stills import played_hand, rules_for
+from referee.render.generate import Options, aim, boneyard, draw_setting, line_scene, reveal_tiles, rules_for
+from referee.render.stills import played_hand
 
 CAMERAS = [
     CameraSpec(1920, 1080, height_mm=800.0, tilt_deg=18.0, tilt_azimuth_deg=30.0, yaw_deg=40.0, roll_deg=2.0,

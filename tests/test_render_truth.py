@@ -230,8 +230,8 @@ def _two_tiles(order: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     tiles = [a, b]
     both = Scene(table, size, tuple(tiles[k] for k in order), lighting)
     alone = dataclasses.replace(both, tiles=(a,))
-    image_both = render(both, camera, finish, np.random.default_rng(0)).image
-    image_alone = render(alone, camera, finish, np.random.default_rng(0)).image
+    image_both = render(both, camera, finish, np.random.default_rng(0))
+    image_alone = render(alone, camera, finish, np.random.default_rng(0))
     return image_both, image_alone, camera.project(a.corners(size, size.thickness))
 
 

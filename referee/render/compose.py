@@ -27,14 +27,6 @@ class Finish:
     jpeg_quality: int = 88
 
 
-@dataclasses.dataclass(frozen=True)
-class Rendered:
-    """A rendered frame and the mask of what the arm covers (all zero without an arm)."""
-
-    image: np.ndarray
-    arm_mask: np.ndarray
-
-
 def _premultiplied(sprite: np.ndarray) -> np.ndarray:
     """A straight-alpha uint8 BGRA sprite as float premultiplied alpha (0..1), which warps
     without dark fringes along the edges."""
@@ -60,7 +52,7 @@ class _Canvas:
         return self.camera.plane_homography(z, self.offset)
 
 
-def render(scene: Scene, camera: Camera, finish: Finish, rng: np.random.Generator) -> Rendered:
+def render(scene: Scene, camera: Camera, finish: Finish, rng: np.random.Generator) -> np.ndarray:
     """The frame a camera would take of ``scene``."""
     canvas = _Canvas(camera)
     image = _background(scene.table, camera).copy()
@@ -71,14 +63,12 @@ def render(scene: Scene, camera: Camera, finish: Finish, rng: np.random.Generato
     ppm = camera.px_per_mm()
     image = effects.light_gradient(image, (float(lamp[0]), float(lamp[1])), light.falloff_mm * ppm,
                                    light.strength, light.warmth, rng)
-    arm_mask = np.zeros((canvas.height, canvas.width), np.uint8)
     if scene.arm is not None:
         entry, tip = canvas.project(np.array([[*scene.arm.entry, scene.arm.lift], [*scene.arm.tip, scene.arm.lift]]))
-        image, arm_mask = arm_art.draw_arm(image, (float(entry[0]), float(entry[1])), (float(tip[0]), float(tip[1])),
+        image, _ = arm_art.draw_arm(image, (float(entry[0]), float(entry[1])), (float(tip[0]), float(tip[1])),
                                            scene.arm.width_mm * ppm, rng)
     map_x, map_y = camera.lens_maps()
     image = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    arm_mask = cv2.remap(arm_mask, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
     image = effects.vignette(image, light.vignette)
     if finish.blur_sigma > 0:
         image = effects.focus_blur(image, finish.blur_sigma)
@@ -86,7 +76,7 @@ def render(scene: Scene, camera: Camera, finish: Finish, rng: np.random.Generato
         image = effects.sensor_noise(image, finish.noise_sigma, rng)
     if finish.jpeg_quality:
         image = effects.jpeg(image, finish.jpeg_quality)
-    return Rendered(image, arm_mask)
+    return image
 
 
 # -- the table ---------------------------------------------------------------------------------

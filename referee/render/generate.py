@@ -16,6 +16,7 @@ from referee.render.compose import Finish
 from referee.render.layout import LineBuilder, reveal_row, scatter
 from referee.render.scene import ArmPose, Lighting, Scene, Table, TilePose, TileSize, rect_overlap
 from referee.render.styles import TableKind, TileLook, TileStyle
+from referee.rules import Rules, Variant
 
 SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080), (4032, 3024))
 #: The widest horizontal field of view aim() will open the lens to.
@@ -34,6 +35,13 @@ class Options:
     players: int = 2
     max_pips: int = 6
     jpeg_quality: int | None = None
+
+
+def rules_for(options: Options) -> Rules:
+    """The rules of the games the renderer plays (partners is always four players)."""
+    variant = Variant(options.variant)
+    players = 4 if variant is Variant.PARTNERS else options.players
+    return Rules(variant, players=players, max_pips=options.max_pips)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,17 +21,17 @@ from referee.render.generate import (
     line_bounds,
     random_seed,
     reveal_tiles,
+    rules_for,
     with_glare,
 )
 from referee.render.layout import LineBuilder
 from referee.render.scene import ArmPose, Scene, TilePose
-from referee.render.stills import rules_for
 from referee.render.truth import camera_params, frame_truth
 from referee.rules import Hand, IllegalAction, Play
 from referee.rules.bots import greedy_bot, random_bot
 from referee.rules.check import check_record
 from referee.rules.record import action_to_json, hand_to_json, parse_record, record_to_json
-from referee.rules.table import END_INDEX, ENDS
+from referee.rules.table import EMPTY_LINE, END_INDEX, ENDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,11 +113,12 @@ def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable
             play = bots[seat](hand, legal, bots_rng)
             opening = hand.table.size == 0
             points = hand.play(play)
-            end = hand.moves[-1].end
+            done = hand.move(-1)
+            end = done.end
             pose = builder.place(hand.table, -1 if end is None else END_INDEX[end], centre, direction)
             steps.append(_Step("play", seat, str(play.tile), None if end is None else end.value, points,
                                pose=pose, after=hand.line().to_dict()))
-            actions.append(action_to_json(hand.moves[-1], opening, hand.table.opener_left))
+            actions.append(action_to_json(done, opening, hand.table.opener_left))
             plays += 1
         elif hand.drawable():
             tile = hand.draw()
@@ -165,8 +166,7 @@ def _frames(setting: Setting, steps: list[_Step], pile: list[TilePose], reveal: 
     events: list[dict[str, Any]] = []
     line: list[TilePose] = []
     pile = list(pile)
-    layout: dict[str, Any] = {"line": [], "spinner": None, "branches": {"up": [], "down": []},
-                              "open_ends": [], "count": 0}
+    layout: dict[str, Any] = EMPTY_LINE.to_dict()
 
     def shot(extra: tuple[TilePose, ...] = (), arm_at: tuple[float, float] | None = None, count: int = 1) -> int:
         arm = None if arm_at is None else arm_over(setting, arm_at, rng)
@@ -245,14 +245,15 @@ def render_plan(plan: Plan, rng: np.random.Generator) -> Iterator[tuple[np.ndarr
     camera = plan.camera
     base = Scene(setting.table, setting.size, (), setting.lighting)
     glare = with_glare(setting, dataclasses.replace(base, tiles=tuple(everything.values())), rng)
-    glare_ids = {id(list(everything.values())[i]) for i in glare.lighting.glare_tiles}
+    poses = list(everything.values())
+    glare_ids = {id(poses[i]) for i in glare.lighting.glare_tiles}
     params = {**setting.params, "camera": camera_params(camera)}
     for frame in plan.frames:
         tiles = frame.poses
         lit = tuple(i for i, pose in enumerate(tiles) if id(pose) in glare_ids)
         scene = dataclasses.replace(base, tiles=tiles, arm=frame.arm,
                                     lighting=dataclasses.replace(setting.lighting, glare_tiles=lit))
-        image = render(scene, camera, setting.finish, rng).image
+        image = render(scene, camera, setting.finish, rng)
         truth = frame_truth(tiles, setting.size, camera, frame.arm is not None, frame.layout,
                             {**params, "arm": None if frame.arm is None else dataclasses.asdict(frame.arm)}, lit)
         yield image, truth

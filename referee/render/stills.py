@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from referee.render.camera import Camera
-from referee.render.compose import Rendered, render
+from referee.render.compose import render
 from referee.render.generate import (
     Options,
     Setting,
@@ -19,12 +19,13 @@ from referee.render.generate import (
     line_scene,
     random_seed,
     reveal_tiles,
+    rules_for,
     scattered_tiles,
     with_glare,
 )
 from referee.render.scene import Scene, TilePose
 from referee.render.truth import camera_params, frame_truth
-from referee.rules import Hand, Rules, Variant
+from referee.rules import Hand, Rules
 from referee.rules.bots import greedy_bot, play_turn, random_bot
 
 KINDS = ("scattered", "line", "reveal")
@@ -34,12 +35,6 @@ KINDS = ("scattered", "line", "reveal")
 class Still:
     image: np.ndarray
     truth: dict[str, Any]
-
-
-def rules_for(options: Options) -> Rules:
-    variant = Variant(options.variant)
-    players = 4 if variant is Variant.PARTNERS else options.players
-    return Rules(variant, players=players, max_pips=options.max_pips)
 
 
 def played_hand(rules: Rules, rng: np.random.Generator, to_end: bool) -> Hand:
@@ -81,7 +76,7 @@ def _try_still(kind: str, rng: np.random.Generator, options: Options) -> Still |
         if builder.crowded:
             return None
         layout = hand.line().to_dict()
-        extra.update(variant=rules.variant.value, players=rules.players, actions=len(hand.moves))
+        extra.update(variant=rules.variant.value, players=rules.players, actions=hand.move_count())
         left = [(t.high, t.low) for t in hand.boneyard()]
         poses += boneyard(setting, left, poses, rng)
         if kind == "reveal":
@@ -105,11 +100,11 @@ def _shoot(setting: Setting, poses: list[TilePose], rng: np.random.Generator, la
     if occluded:
         target = poses[int(rng.integers(len(poses)))]
         scene = scene.with_arm(arm_over(setting, (target.x, target.y), rng))
-    rendered: Rendered = render(scene, camera, setting.finish, rng)
+    image = render(scene, camera, setting.finish, rng)
     params = {**setting.params, **extra, "camera": camera_params(camera),
               "arm": None if scene.arm is None else dataclasses.asdict(scene.arm)}
     truth = frame_truth(poses, setting.size, camera, occluded, layout, params, scene.lighting.glare_tiles)
-    return Still(rendered.image, truth)
+    return Still(image, truth)
 
 
 __all__ = ["KINDS", "Options", "Still", "render_still"]

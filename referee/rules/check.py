@@ -9,7 +9,7 @@ from referee.rules.errors import IllegalAction, Reason
 from referee.rules.hand import Hand
 from referee.rules.match import Match
 from referee.rules.record import GameRecord, RecordedAction, RecordedHand
-from referee.rules.table import LineOfPlay, Play
+from referee.rules.table import EMPTY_LINE, LineOfPlay, Play
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,8 +83,7 @@ def check_record(record: GameRecord) -> MatchReport:
         if match.is_over():
             verdicts = tuple(Verdict(a, False, reason=Reason.HAND_OVER, message="the match is over")
                              for a in recorded.actions)
-            empty = LineOfPlay((), None, {"up": (), "down": ()}, (), 0)
-            reports.append(HandReport(verdicts, "open", None, (), 0, (0,) * record.rules.players, empty))
+            reports.append(HandReport(verdicts, "open", None, (), 0, (0,) * record.rules.players, EMPTY_LINE))
             continue
         hand = match.new_hand(recorded.deal, recorded.boneyard)
         verdicts = tuple(judge(hand, action) for action in recorded.actions)

@@ -316,4 +316,4 @@ class Hand(HandState):
 
     def __repr__(self) -> str:
         return (f"<Hand {self.rules.variant.value} players={self.players} turn={self.turn} "
-                f"ends={[str(v) for v in self.table.values if v != CLOSED]} moves={len(self.moves)}>")
+                f"ends={[str(v) for v in self.table.values if v != CLOSED]} moves={self.move_count()}>")

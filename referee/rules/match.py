@@ -38,7 +38,7 @@ class Match:
             return None
         if self.rules.partners:
             previous = self.hands[-1]
-            opener = previous.moves[0].player if previous.moves else previous.opener
+            opener = previous.move(0).player if previous.move_count() else previous.opener
             return None if opener is None else (opener + 1) % 4
         last = self.outcomes[-1]
         if last is not None and last.winner is not None:

@@ -365,6 +365,13 @@ class HandState:
         """Every action applied so far, in order (like python-chess's ``move_stack``)."""
         return [Action(*entry[:5]) for entry in self._stack]
 
+    def move_count(self) -> int:
+        return len(self._stack)
+
+    def move(self, index: int) -> Action:
+        """One action applied (``-1``: the last), without building the whole list."""
+        return Action(*self._stack[index][:5])
+
     def is_over(self) -> bool:
         return self._termination is not None
 
@@ -407,13 +414,11 @@ class HandState:
         m = mask & masks[right]
         if m:
             out += groups[1].get(m) or self._group(1, m)
-        if up != CLOSED:
-            m = mask & masks[up]
-            if m:
-                out += groups[2].get(m) or self._group(2, m)
-            m = mask & masks[down]
-            if m:
-                out += groups[3].get(m) or self._group(3, m)
+        if up != CLOSED:  # the spinner's short ends, open together
+            for i, v in ((2, up), (3, down)):
+                m = mask & masks[v]
+                if m:
+                    out += groups[i].get(m) or self._group(i, m)
         return out
 
     def _group(self, i: int, mask: int) -> tuple[Play, ...]:

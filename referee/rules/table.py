@@ -89,6 +89,10 @@ class LineOfPlay:
         }
 
 
+#: The line of play of an empty table.
+EMPTY_LINE = LineOfPlay((), None, {"up": (), "down": ()}, (), 0)
+
+
 class Table:
     """The tiles on the table. Mutable; :meth:`place` and :meth:`take_back` are exact inverses.
 
@@ -163,7 +167,7 @@ class Table:
     def snapshot(self) -> LineOfPlay:
         """The line of play end to end, as ``referee layout`` prints it."""
         if self.opener is None:
-            return LineOfPlay((), None, {"up": (), "down": ()}, (), 0)
+            return EMPTY_LINE
         left = [(outer, t.other(outer)) for t, outer in reversed(self.arms[LEFT])]
         right = [(t.other(outer), outer) for t, outer in self.arms[RIGHT]]
         opener = (self.opener_left, self.opener.other(self.opener_left))
