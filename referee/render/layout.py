@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from referee.render.scene import TilePose, TileSize, rect_overlap
+from referee.render.scene import Footprints, TilePose, TileSize, rect_overlap
 from referee.render.styles import TileLook
 from referee.rules import Tile
 from referee.rules.table import DOWN, LEFT, RIGHT, UP, Table
@@ -43,6 +43,7 @@ class LineBuilder:
                  look_for: LookFor, jitter: float = 1.0) -> None:
         self.size, self.bounds, self.rng, self.look_for, self.jitter = size, bounds, rng, look_for, jitter
         self.poses: list[TilePose] = []
+        self._laid = Footprints()
         self.cursors: dict[int, _Cursor] = {}
         self.spinner_pose: TilePose | None = None
         #: Tiles that had to be laid where they did not fit (touching another, or off the table).
@@ -62,7 +63,7 @@ class LineBuilder:
             ext = self.size.length
         self.cursors[RIGHT] = _Cursor(x + d[0] * ext / 2, y + d[1] * ext / 2, d)
         self.cursors[LEFT] = _Cursor(x - d[0] * ext / 2, y - d[1] * ext / 2, (-d[0], -d[1]))
-        self.poses.append(pose)
+        self._lay_down(pose)
         return pose
 
     def open_spinner(self, spinner: TilePose, line_dir: tuple[float, float]) -> None:
@@ -95,7 +96,7 @@ class LineBuilder:
         if commit:
             if not self._fits(pose):
                 self.crowded += 1  # nothing fitted: the caller deals again rather than stack tiles
-            self.poses.append(pose)
+            self._lay_down(pose)
             self.cursors[arm] = end
         return pose
 
@@ -143,7 +144,11 @@ class LineBuilder:
         x0, y0, x1, y1 = self.bounds
         if corners[:, 0].min() < x0 or corners[:, 0].max() > x1 or corners[:, 1].min() < y0 or corners[:, 1].max() > y1:
             return False
-        return not any(rect_overlap(corners, other.corners(self.size), slack=0.5) for other in self.poses)
+        return not self._laid.hits(corners, slack=0.5)
+
+    def _lay_down(self, pose: TilePose) -> None:
+        self.poses.append(pose)
+        self._laid.add(pose.corners(self.size))
 
     # -- a whole table -----------------------------------------------------------------------
     def from_table(self, table: Table, centre: tuple[float, float], direction_deg: float) -> list[TilePose]:
@@ -190,7 +195,9 @@ def scatter(pips: Sequence[tuple[int, int]], size: TileSize, area: tuple[float, 
     accepts the tile's corners), none overlapping (rejection)."""
     x0, y0, x1, y1 = area
     placed: list[TilePose] = []
-    others = list(avoid)
+    laid = Footprints()
+    for other in avoid:
+        laid.add(other.corners(size))
     for p in pips:
         for _ in range(400):
             pose = TilePose(p, float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1)),
@@ -202,9 +209,9 @@ def scatter(pips: Sequence[tuple[int, int]], size: TileSize, area: tuple[float, 
             if inside is not None and not inside(corners):
                 continue
             grown = _grow(corners, spacing)
-            if not any(rect_overlap(grown, o.corners(size)) for o in others):
+            if not laid.hits(grown):
                 placed.append(pose)
-                others.append(pose)
+                laid.add(corners)
                 break
     return placed
 

@@ -115,3 +115,28 @@ def rect_overlap(a: np.ndarray, b: np.ndarray, slack: float = 0.0) -> bool:
             if da.max() - slack <= db.min() or db.max() - slack <= da.min():
                 return False
     return True
+
+
+class Footprints:
+    """Tiles already laid, for overlap tests: each tile's corners are computed once, and tiles
+    too far away to touch are passed over before the exact test."""
+
+    def __init__(self) -> None:
+        self._corners: list[np.ndarray] = []
+        self._centres = np.zeros((0, 2))
+        self._radii = np.zeros(0)
+
+    def add(self, corners: np.ndarray) -> None:
+        centre = corners[:, :2].mean(axis=0)
+        self._corners.append(corners)
+        self._centres = np.vstack([self._centres, centre])
+        self._radii = np.append(self._radii, np.linalg.norm(corners[:, :2] - centre, axis=1).max())
+
+    def hits(self, corners: np.ndarray, slack: float = 0.0) -> bool:
+        """Whether the quad ``corners`` overlaps any tile here by more than ``slack`` mm."""
+        if not self._corners:
+            return False
+        centre = corners[:, :2].mean(axis=0)
+        radius = np.linalg.norm(corners[:, :2] - centre, axis=1).max()
+        near = np.nonzero(np.hypot(*(self._centres - centre).T) < radius + self._radii)[0]
+        return any(rect_overlap(corners, self._corners[i], slack) for i in near)
