@@ -265,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument("--illegal", action="store_true", help="sequence: one illegal tile put down and taken back")
     ren.add_argument("--quiet", action="store_true", help="no progress bar")
     ren.set_defaults(func=cmd_render)
+    from referee import cli_vision
+    cli_vision.add_parsers(sub)
     return parser
 
 
@@ -286,4 +288,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from referee.cli import main as _main  # as referee.cli: one UserError for the command modules too
+    raise SystemExit(_main())
