@@ -267,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     ren.set_defaults(func=cmd_render)
     from referee import cli_vision
     cli_vision.add_parsers(sub)
+    from referee import cli_calibrate
+    cli_calibrate.add_parser(sub)
     return parser
 
 
