@@ -1,0 +1,136 @@
+"""Every threshold and size the vision stages use, in one frozen value read from a JSON file or
+a calibration profile. Nothing in the stages is tuned by a constant of its own."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A bad configuration value or file; the message names the file and the field."""
+
+
+@dataclasses.dataclass(frozen=True)
+class VisionConfig:
+    # The tile set: face size in millimetres (length, width); the ratio is what matters without a profile.
+    tile_mm: tuple[float, float] = (48.0, 24.0)
+    max_pips: int = 9
+    # Tile size in pixels (length) when known; None estimates it from the frame.
+    tile_px: float | None = None
+    # Smallest and largest tile length (pixels) the size estimate may settle on.
+    min_tile_px: float = 24.0
+    max_tile_px: float = 800.0
+    # Working resolution: frames are scaled so a tile is about this many pixels long.
+    work_tile_px: float = 64.0
+    # Table-vs-tile: a pixel is tile face when its colour is likelier the face's than the table's
+    # and within this many standard deviations (Mahalanobis) of the face colour.
+    face_reach: float = 4.0
+    # ... or further than this many standard deviations from the table and its shadows.
+    table_reach: float = 6.0
+    # A shadow darkens the table to no less than this share of its lightness.
+    shadow_depth: float = 0.45
+    # A blob is a tile when its area is within these shares of one tile face's area.
+    min_area_share: float = 0.55
+    max_area_share: float = 1.45
+    # A blob of touching tiles may leave at most (1 - min_cover) of a tile uncovered, slivers aside.
+    min_cover: float = 0.5
+    # Opening the face mask with a disc this share of the tile length cuts shadow slivers away.
+    open_share: float = 0.06
+    # Rectified tile: pixels per half-square side.
+    cell_px: int = 32
+    # Pip evidence: a grid position holds a pip when its contrast exceeds this share of the
+    # tile's pip contrast; a tile is uncertain when the margin between the best and the second
+    # best reading is below min_margin.
+    pip_share: float = 0.5
+    min_margin: float = 0.18
+    min_confidence: float = 0.5
+    # Face down: no divider and no pips; the divider shows when its contrast exceeds this share.
+    divider_share: float = 0.35
+    # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
+    occluder_tiles: float = 6.0
+    # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
+    max_blob_tiles: float = 40.0
+
+    def __post_init__(self) -> None:
+        checks: list[tuple[str, bool]] = [
+            ("tile_mm", len(self.tile_mm) == 2 and 0 < self.tile_mm[1] < self.tile_mm[0]),
+            ("max_pips", self.max_pips in (6, 9)),
+            ("tile_px", self.tile_px is None or self.tile_px > 0),
+            ("min_tile_px", 0 < self.min_tile_px < self.max_tile_px),
+            ("work_tile_px", 16 <= self.work_tile_px <= 256),
+            ("face_reach", self.face_reach > 0),
+            ("table_reach", self.table_reach > 0),
+            ("shadow_depth", 0 < self.shadow_depth < 1),
+            ("min_area_share", 0 < self.min_area_share < 1 < self.max_area_share),
+            ("min_cover", 0 < self.min_cover <= 1),
+            ("open_share", 0 <= self.open_share < 0.3),
+            ("cell_px", 8 <= self.cell_px <= 128),
+            ("pip_share", 0 < self.pip_share < 1),
+            ("min_margin", 0 <= self.min_margin < 1),
+            ("min_confidence", 0 <= self.min_confidence <= 1),
+            ("divider_share", 0 < self.divider_share < 1),
+            ("occluder_tiles", self.occluder_tiles > 0),
+            ("max_blob_tiles", self.max_blob_tiles > 1),
+        ]
+        for name, ok in checks:
+            if not ok:
+                raise ConfigError(f"{name}: bad value {getattr(self, name)!r}")
+
+    @property
+    def aspect(self) -> float:
+        return self.tile_mm[0] / self.tile_mm[1]
+
+    def replace(self, **changes: Any) -> VisionConfig:
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
+                for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str = "config") -> VisionConfig:
+        """A config from a JSON object; unknown keys and wrong types are errors naming ``where``."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{where}: expected an object")
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in fields:
+                raise ConfigError(f"{where}: unknown setting {key!r}")
+            default = getattr(cls(), key)
+            if key == "tile_mm":
+                if not (isinstance(value, list) and len(value) == 2
+                        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+                    raise ConfigError(f"{where}: {key}: expected [length, width] in mm")
+                value = (float(value[0]), float(value[1]))
+            elif key == "tile_px" and value is None:
+                pass
+            elif isinstance(default, bool) or isinstance(value, bool):
+                raise ConfigError(f"{where}: {key}: expected a number, got {value!r}")
+            elif isinstance(default, int) and not isinstance(default, bool):
+                if not isinstance(value, int):
+                    raise ConfigError(f"{where}: {key}: expected an integer, got {value!r}")
+            elif not isinstance(value, int | float):
+                raise ConfigError(f"{where}: {key}: expected a number, got {value!r}")
+            else:
+                value = float(value)
+            values[key] = value
+        try:
+            return cls(**values)
+        except ConfigError as error:
+            raise ConfigError(f"{where}: {error}") from None
+
+
+def load_config(path: str | Path) -> VisionConfig:
+    """Read a vision config file (a JSON object of settings; missing ones keep their defaults)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"cannot read config {path}: {error.strerror or error}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ConfigError(f"{path}: not valid JSON ({error})") from None
+    return VisionConfig.from_json(data, str(path))

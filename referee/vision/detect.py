@@ -1,0 +1,123 @@
+"""The whole of vision for one frame: table model, tile faces, tile size, one rectangle per
+tile, pips read on each, face-down tiles, and whether an arm is in the way."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.config import VisionConfig
+from referee.vision.images import ImageError
+from referee.vision.profile import Profile
+from referee.vision.read import Evidence, decide, gather, pip_contrast, rectify
+from referee.vision.refine import refine
+from referee.vision.segment import face_colour, face_mask, fit_table, foreground, table_colour, to_lab
+from referee.vision.split import Box, estimate_tile_length, split_blobs
+from referee.vision.types import Detection, FaceDown, TileReading, point, quad
+
+__all__ = ["ImageError", "detect"]
+
+#: Segmentation runs on frames no larger than this (longer side, pixels); pips are read at full size.
+_WORK_SIDE = 1280
+
+
+def _check(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0 or image.ndim not in (2, 3):
+        raise ImageError("expected a BGR image (height x width x 3 uint8)")
+    if image.dtype != np.uint8:
+        raise ImageError(f"expected 8-bit pixels, got {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[2] != 3:
+        raise ImageError(f"expected 3 colour channels, got {image.shape[2]}")
+    return image
+
+
+def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
+    """Fill holes (pips, the divider) smaller than ``largest`` pixels."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hierarchy is None:
+        return out
+    holes = [c for c, hi in zip(contours, hierarchy[0], strict=True) if hi[3] >= 0 and cv2.contourArea(c) < largest]
+    cv2.drawContours(out, holes, -1, 1, cv2.FILLED)
+    return out
+
+
+def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profile | None = None) -> Detection:
+    """Find every tile in a BGR frame and read its pips. The frame is not modified."""
+    image = _check(image)
+    if config is None:
+        config = profile.vision if profile is not None else VisionConfig()
+    h, w = image.shape[:2]
+    scale = min(1.0, _WORK_SIDE / max(h, w))
+    work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    lab = to_lab(work)
+    model = fit_table(lab)
+    table = model.colour()
+    distance = foreground(lab, table, model.spread)
+    fg = (distance > max(4.0 * model.spread, 12.0)).astype(np.uint8)
+    loose = (distance > max(2.5 * model.spread, 8.0)).astype(np.uint8)
+    light = table[..., 0] / max(float(model.mean()[0]), 1.0)
+    known = profile.tile_px(w, h) if profile is not None else config.tile_px
+    length = known * scale if known else None
+    found = face_colour(lab, light, fg, config.aspect)
+    if found is None:
+        return Detection(w, h, False)
+    face, seen_length = found
+    tcol = table_colour(lab, light, table, 1 - loose)
+    mask = face_mask(lab, light, face, tcol, config) & loose
+    if length is None:
+        length = seen_length
+    mask = _fill_holes(mask, length * length / config.aspect / 2)
+    k = max(3, round(config.open_share * length)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if known is None:
+        length = estimate_tile_length(mask, config, near=length) or length
+    boxes, big = split_blobs(mask, length, config)
+    if big and _occluded(loose, big, length * length / config.aspect, config):
+        return Detection(w, h, True)
+    boxes = [refine(work, b, config, 0.3 if b.packed else 0.12) for b in boxes]
+    return _read(image, boxes, scale, config, w, h)
+
+
+def _occluded(loose: np.ndarray, big: list[np.ndarray], tile_area: float, config: VisionConfig) -> bool:
+    """An arm or hand: a big blob from the frame's edge reaching over the table (the floor
+    around a table also touches the edge, but stays outside the table's outline)."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats((loose == 0).astype(np.uint8), connectivity=4)
+    if count < 2:
+        return False
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    hull = cv2.convexHull(cv2.findNonZero((comp == largest).astype(np.uint8)))
+    table = np.zeros(loose.shape, np.uint8)
+    cv2.fillConvexPoly(table, hull, 1)
+    return any(int((blob & table).sum()) > config.occluder_tiles * tile_area for blob in big)
+
+
+def _full_corners(box: Box, scale: float) -> np.ndarray:
+    return box.corners() / scale
+
+
+def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int) -> Detection:
+    c = config.cell_px
+    items: list[tuple[np.ndarray, Evidence]] = []
+    for box in boxes:
+        corners = _full_corners(box, scale)
+        items.append((corners, gather(rectify(image, corners, c), config)))
+    contrast = pip_contrast([e for _, e in items])
+    tiles: list[TileReading] = []
+    down: list[FaceDown] = []
+    for corners, evidence in items:
+        reading = decide(evidence, contrast, config)
+        centre = corners.mean(axis=0)
+        if reading.pips is None:
+            down.append(FaceDown(point(centre), quad(corners)))
+            continue
+        src = np.array([[0, 0], [2 * c, 0], [2 * c, c], [0, c]], np.float32)
+        back = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+        halves = cv2.perspectiveTransform(np.array([[[c / 2, c / 2], [1.5 * c, c / 2]]], np.float32), back)[0]
+        tiles.append(TileReading(reading.pips, (point(halves[0]), point(halves[1])), quad(corners), point(centre),
+                                 round(reading.confidence, 3), reading.confidence < config.min_confidence))
+    return Detection(w, h, False, tuple(tiles), tuple(down))

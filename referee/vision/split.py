@@ -1,0 +1,173 @@
+"""From a mask of tile faces to one rotated rectangle per tile: the tile size is read off the
+blobs that look like single tiles, and a blob holding several touching tiles (a chain, a double
+crosswise on a line) is packed with tile-sized rectangles, ends first."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+
+from referee.vision.config import VisionConfig
+
+__all__ = ["Box", "estimate_tile_length", "split_blobs"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Box:
+    """A tile's rectangle in work pixels: centre, length along ``angle`` (degrees), width."""
+
+    cx: float
+    cy: float
+    length: float
+    width: float
+    angle: float
+    packed: bool = False  # placed in a blob of touching tiles (its position along the line is a guess)
+
+    def corners(self) -> np.ndarray:
+        """Four corners, (4, 2): the first two on one long side, from one short end to the other."""
+        a = math.radians(self.angle)
+        ux, uy = math.cos(a), math.sin(a)
+        vx, vy = -uy, ux
+        hl, hw = self.length / 2, self.width / 2
+        return np.array([[self.cx - ux * hl - vx * hw, self.cy - uy * hl - vy * hw],
+                         [self.cx + ux * hl - vx * hw, self.cy + uy * hl - vy * hw],
+                         [self.cx + ux * hl + vx * hw, self.cy + uy * hl + vy * hw],
+                         [self.cx - ux * hl + vx * hw, self.cy - uy * hl + vy * hw]])
+
+
+def _box_of(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Box:
+    (cx, cy), (w, h), angle = rect
+    if w >= h:
+        return Box(cx, cy, w, h, angle)
+    return Box(cx, cy, h, w, angle + 90.0)
+
+
+def _blobs(mask: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]:
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    out = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        out.append(((comp[y:y + h, x:x + w] == i).astype(np.uint8), (x, y, w, h), area))
+    return out
+
+
+def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | None = None) -> float | None:
+    """The tile length (pixels) from the blobs shaped like one tile: right proportions, nearly
+    filling their rectangle (and within a third of ``near`` when given); None when no blob looks
+    like a tile."""
+    lengths, widths = [], []
+    for blob, _, area in _blobs(mask):
+        if area < 0.1 * config.min_tile_px ** 2 / config.aspect:
+            continue
+        pts = cv2.findNonZero(blob)
+        box = _box_of(cv2.minAreaRect(pts))
+        if box.width < 2:
+            continue
+        fill = area / (box.length * box.width)
+        ratio = box.length / box.width
+        if near is not None and not 0.67 < box.length / near < 1.5:
+            continue
+        if fill > 0.8 and 0.8 * config.aspect < ratio < 1.25 * config.aspect:
+            lengths.append(box.length)
+        elif fill > 0.8:
+            widths.append(box.width)
+    if lengths:
+        value = float(np.median(lengths))
+    elif widths:
+        value = float(np.median(widths)) * config.aspect
+    else:
+        return None
+    return value if config.min_tile_px <= value <= config.max_tile_px else None
+
+
+def _dominant_angle(blob: np.ndarray) -> float:
+    """The blob's edge direction modulo 90 degrees (tiles in a line are square to each other)."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(contours, key=len).reshape(-1, 2).astype(np.float64)
+    step = max(2, len(c) // 200)
+    d = np.roll(c, -3 * step, axis=0) - c
+    ang = np.arctan2(d[:, 1], d[:, 0])
+    weight = np.hypot(d[:, 0], d[:, 1])
+    s, co = (weight * np.sin(4 * ang)).sum(), (weight * np.cos(4 * ang)).sum()
+    return math.degrees(math.atan2(s, co) / 4)
+
+
+def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -> list[Box]:
+    """Tile-sized rectangles covering a blob of touching tiles, placed greedily where one fits
+    snugly: flush against the blob's edge or a placed tile, leaving least of the blob beside it."""
+    theta = _dominant_angle(blob)
+    h, w = blob.shape
+    pad = int(length)
+    big = cv2.copyMakeBorder(blob, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    centre = (big.shape[1] / 2, big.shape[0] / 2)
+    rot = cv2.getRotationMatrix2D(centre, theta, 1.0)
+    size = (big.shape[1], big.shape[0])
+    upright = cv2.warpAffine(big, rot, size, flags=cv2.INTER_NEAREST)
+    uncovered = upright.astype(np.float32)
+    shapes = []
+    for lx, ly in ((length, width), (width, length)):
+        kx, ky = max(3, round(lx)), max(3, round(ly))
+        fit = cv2.erode(upright, cv2.getStructuringElement(cv2.MORPH_RECT, (max(1, round(0.8 * lx)),
+                                                                             max(1, round(0.8 * ly)))))
+        shapes.append((lx, ly, kx, ky, fit > 0))
+    margin = max(2, round(0.25 * width))
+    boxes: list[Box] = []
+    full = length * width
+    for _ in range(int(upright.sum() / full) + 3):
+        best = None
+        for index, (_, _, kx, ky, fit) in enumerate(shapes):
+            cover = cv2.boxFilter(uncovered, -1, (kx, ky), normalize=False, borderType=cv2.BORDER_CONSTANT)
+            ring = cv2.boxFilter(uncovered, -1, (kx + 2 * margin, ky + 2 * margin), normalize=False,
+                                 borderType=cv2.BORDER_CONSTANT) - cover
+            score = np.where(fit & (cover > config.min_area_share * full), cover - ring, -np.inf)
+            i = int(np.argmax(score))
+            if np.isfinite(score.flat[i]) and (best is None or score.flat[i] > best[0]):
+                best = (float(score.flat[i]), i % size[0], i // size[0], index)
+        if best is None:
+            break
+        _, x, y, index = best
+        lx, ly, kx, ky, _ = shapes[index]
+        x0, y0 = x - kx // 2, y - ky // 2
+        uncovered[max(0, y0):y0 + ky, max(0, x0):x0 + kx] = 0
+        inv = cv2.invertAffineTransform(rot)
+        bx, by = inv @ np.array([x, y, 1.0])
+        angle = theta if index == 0 else theta + 90.0
+        boxes.append(Box(float(bx - pad), float(by - pad), length, width, angle, True))
+    # Tiles cover what they are packed into, but for slivers (the tiles' sides, shadows): a blob
+    # with a tile-sized piece left over is something else.
+    rest = cv2.morphologyEx((uncovered > 0).astype(np.uint8), cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, round(width / 2)),) * 2))
+    if rest.sum() > (1 - config.min_cover) * full:
+        return []
+    return [b for b in boxes if 0 <= b.cx < w and 0 <= b.cy < h]
+
+
+def split_blobs(mask: np.ndarray, length: float, config: VisionConfig) -> tuple[list[Box], list[np.ndarray]]:
+    """Every tile rectangle in a face mask, given the tile length in the mask's pixels; and the
+    big blobs reaching in from the frame's edge (an arm, the floor), as masks of the frame."""
+    width = length / config.aspect
+    area1 = length * width
+    boxes: list[Box] = []
+    big: list[np.ndarray] = []
+    fh, fw = mask.shape
+    for blob, (x, y, bw, bh), area in _blobs(mask):
+        share = area / area1
+        if share < config.min_area_share:
+            continue
+        if share > config.max_blob_tiles or (
+                share > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh)):
+            whole = np.zeros(mask.shape, np.uint8)
+            whole[y:y + bh, x:x + bw] = blob
+            big.append(whole)
+            continue
+        pts = cv2.findNonZero(blob)
+        box = _box_of(cv2.minAreaRect(pts))
+        if share <= config.max_area_share and 0.75 < box.length / length < 1.3 and 0.7 < box.width / width < 1.4:
+            boxes.append(dataclasses.replace(box, cx=box.cx + x, cy=box.cy + y))
+            continue
+        for b in _pack(blob, length, width, config):
+            boxes.append(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y))
+    return boxes, big

@@ -1,0 +1,100 @@
+"""What vision hands on: small frozen values with reprs that paste back as code, and their JSON
+(the shape ``referee detect --json`` prints and the renderer's truth files use)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+
+
+def _pt(p: Sequence[float]) -> Point:
+    return (round(float(p[0]), 2), round(float(p[1]), 2))
+
+
+def _quad(q: Sequence[Sequence[float]]) -> Quad:
+    a, b, c, d = (_pt(p) for p in q)
+    return (a, b, c, d)
+
+
+@dataclasses.dataclass(frozen=True)
+class TileReading:
+    """One face-up tile. ``halves[i]`` is the pixel centre of the half showing ``pips[i]``;
+    ``corners`` go round the top face; ``uncertain`` tiles are reported, never trusted."""
+
+    pips: tuple[int, int]
+    halves: tuple[Point, Point]
+    corners: Quad
+    center: Point
+    confidence: float
+    uncertain: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "pips": list(self.pips), "halves": [list(h) for h in self.halves],
+            "corners": [list(c) for c in self.corners], "center": list(self.center),
+            "confidence": round(self.confidence, 3)}
+        if self.uncertain:
+            out["uncertain"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> TileReading:
+        h0, h1 = (_pt(h) for h in d["halves"])
+        corners = _quad(d["corners"]) if "corners" in d else ((0.0, 0.0),) * 4
+        return cls((int(d["pips"][0]), int(d["pips"][1])), (h0, h1), corners,  # type: ignore[arg-type]
+                   _pt(d["center"]), float(d.get("confidence", 1.0)), bool(d.get("uncertain", False)))
+
+
+@dataclasses.dataclass(frozen=True)
+class FaceDown:
+    """One tile lying face down (a boneyard tile)."""
+
+    center: Point
+    corners: Quad
+
+    def to_json(self) -> dict[str, Any]:
+        return {"center": list(self.center), "corners": [list(c) for c in self.corners]}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> FaceDown:
+        corners = _quad(d["corners"]) if "corners" in d else ((0.0, 0.0),) * 4
+        return cls(_pt(d["center"]), corners)  # type: ignore[arg-type]
+
+
+@dataclasses.dataclass(frozen=True)
+class Detection:
+    """Everything seen in one frame. An occluded frame (a hand or arm over the table) carries
+    no tiles: the referee ignores it."""
+
+    width: int
+    height: int
+    occluded: bool
+    tiles: tuple[TileReading, ...] = ()
+    face_down: tuple[FaceDown, ...] = ()
+
+    @property
+    def uncertain(self) -> tuple[TileReading, ...]:
+        return tuple(t for t in self.tiles if t.uncertain)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"width": self.width, "height": self.height, "occluded": self.occluded,
+                "tiles": [t.to_json() for t in self.tiles], "face_down": [f.to_json() for f in self.face_down]}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Detection:
+        return cls(int(d["width"]), int(d["height"]), bool(d.get("occluded", False)),
+                   tuple(TileReading.from_json(t) for t in d.get("tiles", ())),
+                   tuple(FaceDown.from_json(f) for f in d.get("face_down", ())))
+
+
+def point(p: Sequence[float]) -> Point:
+    """A pixel point rounded to hundredths, as the JSON carries it."""
+    return _pt(p)
+
+
+def quad(q: Sequence[Sequence[float]]) -> Quad:
+    return _quad(q)
