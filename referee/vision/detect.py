@@ -11,7 +11,7 @@ from referee.vision.images import ImageError
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, gather, pip_contrast, rectify
 from referee.vision.refine import refine
-from referee.vision.segment import face_colour, face_mask, fit_table, foreground, table_colour, to_lab
+from referee.vision.segment import face_colour, face_mask, fit_table, foreground, table_colour, to_lab, unlit
 from referee.vision.split import Box, estimate_tile_length, split_blobs
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
@@ -77,15 +77,17 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
     boxes, big = split_blobs(mask, length, config)
-    if big and _occluded(loose, big, length * length / config.aspect, config):
+    if big and _occluded(loose, big, face.distance(unlit(lab, light)), length * length / config.aspect, config):
         return Detection(w, h, True)
     boxes = [refine(work, b, config, 0.3 if b.packed else 0.12) for b in boxes]
     return _read(image, boxes, scale, config, w, h)
 
 
-def _occluded(loose: np.ndarray, big: list[np.ndarray], tile_area: float, config: VisionConfig) -> bool:
-    """An arm or hand: a big blob from the frame's edge reaching over the table (the floor
-    around a table also touches the edge, but stays outside the table's outline)."""
+def _occluded(loose: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
+              config: VisionConfig) -> bool:
+    """An arm or hand: a big blob from the frame's edge, not of the tiles' colour, reaching over
+    the table (the floor around a table also touches the edge, but stays outside the table's
+    outline)."""
     count, comp, stats, _ = cv2.connectedComponentsWithStats((loose == 0).astype(np.uint8), connectivity=4)
     if count < 2:
         return False
@@ -93,7 +95,8 @@ def _occluded(loose: np.ndarray, big: list[np.ndarray], tile_area: float, config
     hull = cv2.convexHull(cv2.findNonZero((comp == largest).astype(np.uint8)))
     table = np.zeros(loose.shape, np.uint8)
     cv2.fillConvexPoly(table, hull, 1)
-    return any(int((blob & table).sum()) > config.occluder_tiles * tile_area for blob in big)
+    return any(int((blob & table).sum()) > config.occluder_tiles * tile_area
+               and float(np.median(face_distance[blob > 0])) > config.face_reach for blob in big)
 
 
 def _full_corners(box: Box, scale: float) -> np.ndarray:

@@ -65,7 +65,7 @@ def _table_seed(small: np.ndarray) -> np.ndarray:
     # The camera looks at the table: cells near the middle of the frame count most.
     ys, xs = np.mgrid[0:small.shape[0], 0:small.shape[1]].astype(np.float32)
     r2 = ((xs + 0.5) / small.shape[1] * 2 - 1) ** 2 + ((ys + 0.5) / small.shape[0] * 2 - 1) ** 2
-    weight = np.clip(1.0 - 0.45 * r2, 0.05, 1.0)
+    weight = np.clip(1.0 - 0.8 * r2, 0.02, 1.0)
     best, best_score = np.zeros(small.shape[:2], bool), 0.0
     for k in range(_CLUSTERS):
         count, comp, _, _ = cv2.connectedComponentsWithStats((labels == k).astype(np.uint8), connectivity=4)

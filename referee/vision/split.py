@@ -157,11 +157,12 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig) -> tuple[
         share = area / area1
         if share < config.min_area_share:
             continue
-        if share > config.max_blob_tiles or (
-                share > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh)):
+        if share > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh):
             whole = np.zeros(mask.shape, np.uint8)
             whole[y:y + bh, x:x + bw] = blob
             big.append(whole)
+            continue
+        if share > config.max_blob_tiles:
             continue
         pts = cv2.findNonZero(blob)
         box = _box_of(cv2.minAreaRect(pts))
