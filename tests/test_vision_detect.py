@@ -1,0 +1,493 @@
+"""``referee.vision.detect``: what a person at the table cares about.
+
+The scikit-image pattern: draw frames with known truth from a seeded generator, run the
+detector, check within tolerances. Four kinds of frame:
+
+1. tiles drawn here (rounded 2:1 rectangles with a divider and pips at the places of
+   ``referee.render.sprites.PIP_LAYOUT``) on a plain, gently shaded table: every tile found and
+   read, nothing invented;
+2. the same frames in other pixel formats, and inputs that are not frames at all;
+3. frames from the project's renderer (seeded, in process) and the sample sequences' arm frames:
+   never a silent guess, a recall floor, occlusion;
+4. the labelled real photographs in ``../shared/real_photos`` (skipped when the folder is absent).
+
+Floors here are regression floors, set well below what the detector measured when they were
+written; the targets live in ``referee evaluate``. Never tune the detector to these tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.render.generate import Options
+from referee.render.sprites import PIP_LAYOUT
+from referee.render.stills import render_still
+from referee.render.styles import TileStyle
+from referee.vision import Detection, FaceDown, TileReading, detect
+from referee.vision.evaluate import Totals, match, pairs, parse_truth
+from referee.vision.images import ImageError, read_image
+
+REPO = Path(__file__).resolve().parents[1]
+SEQUENCES = REPO / "sample_images" / "sequences"
+REAL = Path(__file__).parents[1].parent / "shared" / "real_photos"
+
+Point = tuple[float, float]
+
+# -- drawing tiles with known truth -----------------------------------------------------------
+L, W = 120, 60  # a drawn tile's length and width in pixels (2:1)
+SS = 4  # the sprite is drawn this many times larger, then shrunk (anti-aliased edges and pips)
+REACH = 0.15 * L  # a found tile's centre lies this near the drawn one
+GAP = 20  # drawn tiles lie at least this many pixels apart
+SHAPE = (640, 960)  # frame height, width
+DOUBLE_SIX = [(a, b) for a in range(7) for b in range(a, 7)]
+NO_DOUBLE_BLANK = [t for t in DOUBLE_SIX if t != (0, 0)]  # the double blank has a test of its own
+
+FELT = (40, 110, 45)  # BGR
+WOOD = (110, 160, 205)
+IVORY = (176, 208, 224)
+BLACK = (30, 29, 28)
+DARK_INK = (26, 25, 28)
+LIGHT_INK = (222, 226, 228)
+
+
+@dataclasses.dataclass(frozen=True)
+class Drawn:
+    """One drawn tile: ``halves[i]`` is the centre of the half showing ``pips[i]``; pips None is a
+    tile lying face down."""
+
+    pips: tuple[int, int] | None
+    halves: tuple[Point, Point]
+    center: Point
+
+
+def sprite(pips: tuple[int, int] | None, body: tuple[int, int, int],
+           ink: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A tile seen straight down, (W, L) BGR and its coverage 0..1: half 0 on the left; a rounded
+    outline; face up, a thin divider (0.04 of the width, as the renderer inks it) and round pips
+    (radius 0.09 of the width) at PIP_LAYOUT's places; face down (None), plain."""
+    lw, ww = L * SS, W * SS
+    img = np.empty((ww, lw, 3), np.uint8)
+    img[:] = body
+    cover = np.zeros((ww, lw), np.uint8)
+    r = round(0.1 * ww)
+    cv2.rectangle(cover, (r, 0), (lw - 1 - r, ww - 1), 255, -1)
+    cv2.rectangle(cover, (0, r), (lw - 1, ww - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (lw - 1 - r, r), (r, ww - 1 - r), (lw - 1 - r, ww - 1 - r)):
+        cv2.circle(cover, (cx, cy), r, 255, -1)
+    if pips is not None:
+        cv2.line(img, (lw // 2, round(0.1 * ww)), (lw // 2, round(0.9 * ww)), ink, round(0.04 * ww))
+        for half, n in enumerate(pips):
+            for u, v in PIP_LAYOUT[n]:
+                cv2.circle(img, (round((half + u) * ww), round(v * ww)), round(0.09 * ww), ink, -1, cv2.LINE_AA)
+    small = cv2.resize(img, (L, W), interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(cover, (L, W), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    return small, alpha
+
+
+def table(rng: np.random.Generator, colour: tuple[int, int, int], noise: float = 3.0,
+          shade: float = 0.1, shape: tuple[int, int] = SHAPE) -> np.ndarray:
+    """A plain table (float32 BGR): its colour, a gentle linear fall-off of light (up to
+    ``shade`` across the frame) in a random direction and a grain of ``noise`` grey levels."""
+    h, w = shape
+    xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+    ys = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    gx, gy = rng.uniform(-1, 1, 2)
+    light = 1 + shade * (gx * xs + gy * ys)
+    out = np.asarray(colour, np.float32)[None, None, :] * light[..., None]
+    return (out + rng.normal(0, noise, out.shape)).astype(np.float32)
+
+
+def finish(canvas: np.ndarray, rng: np.random.Generator, noise: float = 2.0) -> np.ndarray:
+    """Sensor noise, then 8-bit pixels."""
+    return np.clip(canvas + rng.normal(0, noise, canvas.shape), 0, 255).round().astype(np.uint8)
+
+
+def places(rng: np.random.Generator, n: int, shape: tuple[int, int] = SHAPE) -> list[tuple[float, float, float]]:
+    """n (x, y, angle) with the tiles' circumscribed circles GAP apart and inside the frame: no
+    overlaps, every pair of tiles at least GAP pixels apart."""
+    h, w = shape
+    rad = math.hypot(L, W) / 2
+    out: list[tuple[float, float, float]] = []
+    for _ in range(20000):
+        if len(out) == n:
+            return out
+        x, y = rng.uniform(rad + GAP, w - rad - GAP), rng.uniform(rad + GAP, h - rad - GAP)
+        if all(math.hypot(x - a, y - b) > 2 * rad + GAP for a, b, _ in out):
+            out.append((x, y, float(rng.uniform(0, 360))))
+    raise AssertionError(f"no room for {n} tiles")
+
+
+def draw_tiles(rng: np.random.Generator, n: int, *, face_down: int = 0, colour: tuple[int, int, int] = FELT,
+               body: tuple[int, int, int] = IVORY, ink: tuple[int, int, int] = DARK_INK,
+               include: tuple[tuple[int, int], ...] = (),
+               pool: list[tuple[int, int]] = DOUBLE_SIX) -> tuple[np.ndarray, list[Drawn]]:
+    """A frame of n face-up tiles (distinct tiles of ``pool``, ``include`` among them, either way
+    round) and ``face_down`` backs, at random places and angles, with their truth."""
+    rest = [t for t in pool if t not in include]
+    chosen = list(include) + [rest[i] for i in rng.permutation(len(rest))[:n - len(include)]]
+    faces: list[tuple[int, int] | None] = [(b, a) if rng.random() < 0.5 else (a, b) for a, b in chosen]
+    faces += [None] * face_down
+    canvas = table(rng, colour)
+    truth = []
+    for pips, (x, y, angle) in zip(faces, places(rng, len(faces)), strict=True):
+        img, alpha = sprite(pips, body, ink)
+        a = math.radians(angle)
+        ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+        # Sprite pixel (sx, sy) -> frame: the sprite's centre ((L - 1) / 2, (W - 1) / 2) lands on (x, y).
+        cx, cy = (L - 1) / 2, (W - 1) / 2
+        m = np.array([[ux, vx, x - ux * cx - vx * cy], [uy, vy, y - uy * cx - vy * cy]], np.float32)
+        size = (SHAPE[1], SHAPE[0])
+        warped = cv2.warpAffine(img, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        cover = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
+        canvas = canvas * (1 - cover) + warped.astype(np.float32) * cover
+        q = L / 4
+        truth.append(Drawn(pips, ((x - ux * q, y - uy * q), (x + ux * q, y + uy * q)), (x, y)))
+    return finish(canvas, rng), truth
+
+
+# -- checking ---------------------------------------------------------------------------------
+def run(image: np.ndarray) -> Detection:
+    """detect(), with what must hold of every detection: the frame's size, an occluded frame
+    carries nothing, confidences within 0..1."""
+    d = detect(image)
+    assert isinstance(d, Detection)
+    assert (d.width, d.height) == (image.shape[1], image.shape[0])
+    if d.occluded:
+        assert d.tiles == () and d.face_down == (), "an occluded frame carries tiles"
+    for t in d.tiles:
+        assert 0.0 <= t.confidence <= 1.0, t
+    return d
+
+
+def nearest_pairs(found: list[Point], truth: list[Point], reach: float) -> list[tuple[int, int]]:
+    """(found index, truth index) within ``reach``, one to one, nearest first."""
+    near = sorted((math.dist(f, t), i, j) for i, f in enumerate(found) for j, t in enumerate(truth)
+                  if math.dist(f, t) <= reach)
+    used_f: set[int] = set()
+    used_t: set[int] = set()
+    out = []
+    for _, i, j in near:
+        if i not in used_f and j not in used_t:
+            used_f.add(i)
+            used_t.add(j)
+            out.append((i, j))
+    return out
+
+
+def read_as(tile: TileReading, truth: Drawn) -> tuple[int, int]:
+    """The tile's pips in the order of the truth's halves (halves paired by nearest centre)."""
+    (a0, a1), (b0, b1) = tile.halves, truth.halves
+    if math.dist(a0, b0) + math.dist(a1, b1) <= math.dist(a0, b1) + math.dist(a1, b0):
+        return tile.pips
+    return (tile.pips[1], tile.pips[0])
+
+
+def problems(d: Detection, truth: list[Drawn]) -> list[str]:
+    """Everything wrong with a detection of a drawn frame: a tile missed or read wrong, a tile
+    or a face-down tile that is not there, a face-down tile missed."""
+    out = []
+    if d.occluded:
+        out.append("frame reported occluded")
+    up = [t for t in truth if t.pips is not None]
+    down = [t for t in truth if t.pips is None]
+    matched = nearest_pairs([t.center for t in d.tiles], [t.center for t in up], REACH)
+    for i, j in matched:
+        got = read_as(d.tiles[i], up[j])
+        if got != up[j].pips:
+            out.append(f"tile {up[j].pips} at {up[j].center[0]:.0f},{up[j].center[1]:.0f} read as {got}"
+                       f" (confidence {d.tiles[i].confidence}, uncertain {d.tiles[i].uncertain})")
+    seen = {j for _, j in matched}
+    for j, t in enumerate(up):
+        if j not in seen:
+            back = any(math.dist(f.center, t.center) <= REACH for f in d.face_down)
+            out.append(f"tile {t.pips} at {t.center[0]:.0f},{t.center[1]:.0f} missed"
+                       + (" (reported face down)" if back else ""))
+    out += [f"false tile {d.tiles[i].pips} at {d.tiles[i].center}"
+            for i in sorted(set(range(len(d.tiles))) - {i for i, _ in matched})]
+    backs = nearest_pairs([f.center for f in d.face_down], [t.center for t in down], REACH)
+    out += [f"face-down tile at {t.center[0]:.0f},{t.center[1]:.0f} missed"
+            for j, t in enumerate(down) if j not in {j for _, j in backs}]
+    out += [f"false face-down tile at {d.face_down[i].center}"
+            for i in sorted(set(range(len(d.face_down))) - {i for i, _ in backs})]
+    return out
+
+
+# -- 1. drawn tiles ---------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_drawn_ivory_tiles_on_felt_are_all_found_and_read(seed: int) -> None:
+    image, truth = draw_tiles(np.random.default_rng(seed), 8)
+    assert problems(run(image), truth) == []
+
+
+@pytest.mark.xfail(strict=True, reason="refine() slides black tiles' boxes 4-12 px along their length on a light "
+                   "table: tiles then read face down or wrong (flagged uncertain); see the report")
+def test_drawn_black_tiles_with_white_pips_on_wood_are_all_found_and_read() -> None:
+    found = []
+    for seed in (100, 101):
+        image, truth = draw_tiles(np.random.default_rng(seed), 8, colour=WOOD, body=BLACK, ink=LIGHT_INK)
+        found += [f"seed {seed}: {p}" for p in problems(run(image), truth)]
+    assert found == []
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_a_face_down_tile_among_face_up_ones_is_face_down(seed: int) -> None:
+    image, truth = draw_tiles(np.random.default_rng(seed), 6, face_down=1, pool=NO_DOUBLE_BLANK)
+    d = run(image)
+    assert problems(d, truth) == []
+    assert (len(d.tiles), len(d.face_down)) == (6, 1)
+
+
+@pytest.mark.xfail(strict=True, reason="the divider's evidence (about 31) sits right at its cut, 0.35 of the frame's "
+                   "pip contrast (80-90): seed 15's double blank reads as a back; see the report")
+def test_a_double_blank_face_up_is_a_tile_not_a_back() -> None:
+    # A double blank shows a divider and no pips; a back shows neither. Twenty seeded frames,
+    # each with a double blank among five face-up tiles and a back.
+    found = []
+    for seed in range(1, 21):
+        image, truth = draw_tiles(np.random.default_rng(seed), 5, face_down=1, include=((0, 0),))
+        found += [f"seed {seed}: {p}" for p in problems(run(image), truth)]
+    assert found == []
+
+
+@pytest.mark.parametrize("colour", [FELT, WOOD], ids=["felt", "wood"])
+def test_a_plain_table_gives_an_empty_detection(colour: tuple[int, int, int]) -> None:
+    for seed in (31, 32):
+        rng = np.random.default_rng(seed)
+        d = run(finish(table(rng, colour), rng))
+        assert (d.tiles, d.face_down, d.occluded) == ((), (), False), f"seed {seed}"
+
+
+@pytest.mark.parametrize("image", [np.full((480, 640, 3), 128, np.uint8), np.zeros((480, 640, 3), np.uint8),
+                                   np.full((480, 640, 3), 255, np.uint8), np.full((8, 8, 3), 90, np.uint8),
+                                   np.full((1, 1, 3), 90, np.uint8), np.full((480, 640), 90, np.uint8)],
+                         ids=["grey", "black", "white", "8x8", "1x1", "2-D"])
+def test_a_featureless_frame_gives_an_empty_detection(image: np.ndarray) -> None:
+    d = run(image)
+    assert (d.tiles, d.face_down, d.occluded) == ((), (), False)
+
+
+@pytest.mark.xfail(strict=True, reason="the table's spread is measured on a 96x54 grid of cell means, so per-pixel "
+                   "sensor noise of 6 grey levels is foreground: 93 face-down tiles; see the report")
+def test_a_plain_table_with_sensor_noise_gives_an_empty_detection() -> None:
+    rng = np.random.default_rng(33)
+    d = run(finish(table(rng, FELT, noise=6.0), rng))
+    assert (len(d.tiles), len(d.face_down), d.occluded) == (0, 0, False)
+
+
+# -- 2. inputs --------------------------------------------------------------------------------
+@functools.cache
+def drawn_frame() -> tuple[np.ndarray, list[Drawn]]:
+    image, truth = draw_tiles(np.random.default_rng(4), 6, face_down=1, pool=NO_DOUBLE_BLANK)
+    image.setflags(write=False)
+    return image, truth
+
+
+@functools.cache
+def drawn_detection() -> Detection:
+    return run(drawn_frame()[0])
+
+
+@pytest.mark.parametrize("kind", ["bgr", "gray", "bgra", "read-only", "rgb view"])
+def test_detect_never_modifies_its_input(kind: str) -> None:
+    base = drawn_frame()[0].copy()
+    image = {"bgr": base, "gray": cv2.cvtColor(base, cv2.COLOR_BGR2GRAY),
+             "bgra": cv2.cvtColor(base, cv2.COLOR_BGR2BGRA), "read-only": base,
+             "rgb view": base[..., ::-1]}[kind]
+    if kind == "read-only":
+        image.setflags(write=False)
+    before = image.copy()
+    run(image)
+    assert image.shape == before.shape and image.dtype == before.dtype
+    assert image.tobytes() == before.tobytes()
+
+
+def test_grayscale_and_bgra_frames_are_read_like_bgr() -> None:
+    image, truth = drawn_frame()
+    assert problems(drawn_detection(), truth) == []
+    assert run(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)) == drawn_detection()
+    assert problems(run(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)), truth) == []
+
+
+@pytest.mark.parametrize("bad", [
+    np.zeros((0, 0, 3), np.uint8), np.zeros((0, 640), np.uint8), np.zeros((48, 64, 3), np.float32),
+    np.zeros((48, 64, 3), np.float64), np.zeros((48, 64, 3), np.uint16), np.zeros((48, 64, 2), np.uint8),
+    np.zeros((48, 64, 5), np.uint8), np.zeros(64, np.uint8),
+    np.zeros((2, 48, 64, 3), np.uint8), [[0, 0, 0]], None, "frame.jpg",
+], ids=["empty", "empty-2d", "float32", "float64", "uint16", "2-channels", "5-channels", "1-D", "4-D",
+        "list", "None", "path"])
+def test_bad_inputs_raise_image_error(bad: Any) -> None:
+    with pytest.raises(ImageError) as caught:
+        detect(bad)
+    assert isinstance(caught.value, ValueError)
+
+
+# -- 3. rendered frames -----------------------------------------------------------------------
+# Six seeded stills at 1280x720 mixing kinds and styles (seeds 11..16 taken in order, none
+# picked for how the detector does on it).
+RENDERED = [("scattered", TileStyle.IVORY, 11), ("line", TileStyle.IVORY, 12), ("line", TileStyle.BLACK, 13),
+            ("reveal", TileStyle.COLOURED, 14), ("scattered", TileStyle.BLACK, 15),
+            ("line", TileStyle.COLOURED, 16)]
+#: Regression floor: recall over RENDERED measured 0.51 (52 of 102 tiles) when this was written;
+#: the floor is that minus 15 points. The targets live in ``referee evaluate``.
+RECALL_FLOOR = 0.36
+
+
+@functools.cache
+def rendered(kind: str, style: TileStyle, seed: int) -> tuple[Detection, dict[str, Any]]:
+    shot = render_still(kind, np.random.default_rng(seed), Options(style=style, size=(1280, 720)))
+    return run(shot.image), shot.truth
+
+
+def confident_false(d: Detection, truth: dict[str, Any]) -> list[TileReading]:
+    """Tiles reported without doubt that match no truth tile."""
+    used = {i for i, _ in pairs(d, parse_truth(truth))}
+    return [t for i, t in enumerate(d.tiles) if i not in used and not t.uncertain]
+
+
+@pytest.mark.parametrize(("kind", "style", "seed"), RENDERED, ids=[f"{k}-{s.value}-{n}" for k, s, n in RENDERED])
+def test_rendered_frames_are_never_guessed_silently(kind: str, style: TileStyle, seed: int) -> None:
+    d, truth = rendered(kind, style, seed)
+    score = match(d, truth)
+    assert score.wrong == 0, "a tile read wrong was not flagged uncertain"
+    assert confident_false(d, truth) == []
+
+
+def test_rendered_frames_recall_floor() -> None:
+    totals = Totals.of(match(*rendered(*frame)) for frame in RENDERED)
+    assert totals.tiles > 60
+    assert totals.recall is not None and totals.recall >= RECALL_FLOOR
+
+
+def sequence_frames() -> tuple[list[Path], list[Path]]:
+    """The first two arm frames and the first clear frame of each sample sequence (by order)."""
+    arm, clear = [], []
+    for folder in sorted(SEQUENCES.iterdir()):
+        frames = sorted(folder.glob("frame-*.json"))
+        occluded = [json.loads(p.read_text(encoding="utf-8"))["occluded"] for p in frames]
+        arm += [p.with_suffix(".jpg") for p, o in zip(frames, occluded, strict=True) if o][:2]
+        clear += [p.with_suffix(".jpg") for p, o in zip(frames, occluded, strict=True) if not o][:1]
+    return arm, clear
+
+
+def test_an_arm_over_the_table_is_recognised_and_ignored() -> None:
+    arm, clear = sequence_frames()
+    assert len(arm) >= 2 and len(clear) >= 2
+    seen = {p: run(read_image(p)) for p in arm + clear}  # run(): an occluded detection carries nothing
+    assert any(seen[p].occluded for p in arm), "no arm frame recognised"
+    assert [p.relative_to(SEQUENCES).as_posix() for p in clear if seen[p].occluded] == []
+
+
+# -- 4. real photographs ----------------------------------------------------------------------
+#: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was written; the
+#: floor is that minus about 15 points of 14 tiles. The goal (7) is the xfail test below.
+HERZOG_8_FLOOR = 2
+
+
+def real_photos() -> list[Path]:
+    if not REAL.is_dir():
+        pytest.skip(f"{REAL} is absent")
+    photos = sorted(p for p in REAL.glob("*.jpeg") if p.with_suffix(".json").exists())
+    assert photos, f"no labelled photos in {REAL}"
+    return photos
+
+
+@functools.cache
+def real(path: Path) -> tuple[Detection, dict[str, Any]]:
+    return run(read_image(path)), json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def test_real_photos_are_never_guessed_silently() -> None:
+    found = []
+    for path in real_photos():
+        d, truth = real(path)
+        score = match(d, truth)
+        if score.wrong:
+            found.append(f"{path.name}: {score.wrong} tiles read wrong without doubt")
+        if false := confident_false(d, truth):
+            found.append(f"{path.name}: {len(false)} false tiles without doubt")
+    assert found == []
+
+
+def test_herzog_8_regression_floor() -> None:
+    path = next((p for p in real_photos() if p.name == "herzog_8.jpeg"), None)
+    assert path is not None
+    assert match(*real(path)).right >= HERZOG_8_FLOOR
+
+
+@pytest.mark.xfail(strict=True, reason="herzog_8: 7 of 14 tiles found, 4 read right, 3 uncertain; see the report")
+def test_herzog_8_reads_at_least_half_its_tiles() -> None:
+    path = next((p for p in real_photos() if p.name == "herzog_8.jpeg"), None)
+    assert path is not None
+    score = match(*real(path))
+    assert score.tiles == 14
+    assert score.right >= 7
+
+
+@pytest.mark.xfail(strict=True, reason="herzog_5 and herzog_6 come back occluded: no arm in them; see the report")
+def test_real_photos_without_an_arm_are_not_occluded() -> None:
+    assert [p.name for p in real_photos() if real(p)[0].occluded] == []
+
+
+@pytest.mark.xfail(strict=True, reason="herzog_2 shows 14 face-down tiles and herzog_7 2; the labels have none; see "
+                   "the report")
+def test_real_photos_show_no_phantom_face_down_tiles() -> None:
+    found = {p.name: (len(real(p)[0].face_down), len(real(p)[1].get("face_down", []))) for p in real_photos()}
+    assert {name: (seen, label) for name, (seen, label) in found.items() if seen > label} == {}
+
+
+# -- 5. JSON and reprs ------------------------------------------------------------------------
+def test_detection_json_shape_and_round_trip() -> None:
+    d = drawn_detection()
+    assert d.tiles and d.face_down
+    doc = d.to_json()
+    assert set(doc) == {"width", "height", "occluded", "tiles", "face_down"}
+    assert json.loads(json.dumps(doc)) == doc  # plain JSON types only
+    for tile in doc["tiles"]:
+        assert {"pips", "halves", "corners", "center", "confidence"} <= set(tile)
+        assert set(tile) <= {"pips", "halves", "corners", "center", "confidence", "uncertain"}
+        assert len(tile["pips"]) == 2 and len(tile["halves"]) == 2 and len(tile["center"]) == 2
+        assert len(tile["corners"]) == 4 and all(len(c) == 2 for c in tile["corners"])
+    for back in doc["face_down"]:
+        assert len(back["corners"]) == 4
+    assert Detection.from_json(doc) == d
+    assert Detection.from_json(json.loads(json.dumps(doc))) == d
+
+
+def test_reprs_paste_back_as_code() -> None:
+    d = drawn_detection()
+    names = {"Detection": Detection, "TileReading": TileReading, "FaceDown": FaceDown}
+    for tile in d.tiles:
+        assert eval(repr(tile), names) == tile
+    for back in d.face_down:
+        assert eval(repr(back), names) == back
+    assert eval(repr(d), names) == d
+
+
+# -- 6. vision never imports the rules engine -------------------------------------------------
+PROBE = """
+import json, sys
+import referee.vision, referee.vision.detect, referee.vision.evaluate, referee.vision.calibrate
+print(json.dumps(sorted(m for m in sys.modules if m == "referee.rules" or m.startswith(("referee.rules.",
+                                                                                       "referee.render")))))
+"""
+
+
+def test_vision_imports_neither_rules_nor_render() -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    result = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO, env=env, capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == []
