@@ -231,8 +231,6 @@ def test_drawn_ivory_tiles_on_felt_are_all_found_and_read(seed: int) -> None:
     assert problems(run(image), truth) == []
 
 
-@pytest.mark.xfail(strict=True, reason="refine() slides black tiles' boxes 4-12 px along their length on a light "
-                   "table: tiles then read face down or wrong (flagged uncertain); see the report")
 def test_drawn_black_tiles_with_white_pips_on_wood_are_all_found_and_read() -> None:
     found = []
     for seed in (100, 101):
@@ -249,8 +247,6 @@ def test_a_face_down_tile_among_face_up_ones_is_face_down(seed: int) -> None:
     assert (len(d.tiles), len(d.face_down)) == (6, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="the divider's evidence (about 31) sits right at its cut, 0.35 of the frame's "
-                   "pip contrast (80-90): seed 15's double blank reads as a back; see the report")
 def test_a_double_blank_face_up_is_a_tile_not_a_back() -> None:
     # A double blank shows a divider and no pips; a back shows neither. Twenty seeded frames,
     # each with a double blank among five face-up tiles and a back.
@@ -390,8 +386,8 @@ def test_an_arm_over_the_table_is_recognised_and_ignored() -> None:
 
 
 # -- 4. real photographs ----------------------------------------------------------------------
-#: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was written; the
-#: floor is that minus about 15 points of 14 tiles. The goal (7) is the xfail test below.
+#: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was first written;
+#: the floor is that minus about 15 points of 14 tiles. Half (7) is asserted below.
 HERZOG_8_FLOOR = 2
 
 
@@ -426,7 +422,6 @@ def test_herzog_8_regression_floor() -> None:
     assert match(*real(path)).right >= HERZOG_8_FLOOR
 
 
-@pytest.mark.xfail(strict=True, reason="herzog_8: 7 of 14 tiles found, 4 read right, 3 uncertain; see the report")
 def test_herzog_8_reads_at_least_half_its_tiles() -> None:
     path = next((p for p in real_photos() if p.name == "herzog_8.jpeg"), None)
     assert path is not None

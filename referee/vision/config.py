@@ -40,14 +40,22 @@ class VisionConfig:
     min_cover: float = 0.5
     # Opening the face mask with a disc this share of the tile length cuts shadow slivers away.
     open_share: float = 0.06
+    # Each tile's rectangle is fitted to its face within this share of its sides.
+    snap_reach: float = 0.15
     # Rectified tile: pixels per half-square side.
     cell_px: int = 32
     # Pip evidence: a grid position holds a pip when its contrast exceeds this share of the
     # tile's pip contrast; a tile is uncertain when the margin between the best and the second
     # best reading is below min_margin.
     pip_share: float = 0.5
+    # A tile shows pips at all when its strongest place beats this share of the frame's pip contrast.
+    pip_floor: float = 0.35
     min_margin: float = 0.18
     min_confidence: float = 0.5
+    # A tile whose grid reading disagrees with its pip count keeps this share of its confidence.
+    disagree_confidence: float = 0.0
+    # The pip grid is searched this far (share of a half) around the rectangle's own alignment.
+    grid_search: float = 0.0
     # Face down: no divider and no pips; the divider shows when its contrast exceeds this share.
     divider_share: float = 0.35
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
@@ -68,10 +76,14 @@ class VisionConfig:
             ("min_area_share", 0 < self.min_area_share < 1 < self.max_area_share),
             ("min_cover", 0 < self.min_cover <= 1),
             ("open_share", 0 <= self.open_share < 0.3),
+            ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),
             ("pip_share", 0 < self.pip_share < 1),
+            ("pip_floor", 0 < self.pip_floor < 1),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
+            ("disagree_confidence", 0 <= self.disagree_confidence <= 1),
+            ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("max_blob_tiles", self.max_blob_tiles > 1),

@@ -10,7 +10,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, gather, pip_contrast, rectify
-from referee.vision.refine import refine
+from referee.vision.refine import refine, snap
 from referee.vision.segment import face_colour, face_mask, fit_table, foreground, table_colour, to_lab, unlit
 from referee.vision.split import Box, estimate_tile_length, split_blobs
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
@@ -79,7 +79,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     boxes, big = split_blobs(mask, length, config)
     if big and _occluded(loose, big, face.distance(unlit(lab, light)), length * length / config.aspect, config):
         return Detection(w, h, True)
-    boxes = [refine(work, b, config, 0.3 if b.packed else 0.12) for b in boxes]
+    boxes = [refine(work, b, config, 0.3 if b.packed else 0.08) for b in boxes]
     return _read(image, boxes, scale, config, w, h)
 
 
@@ -107,7 +107,9 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence]] = []
     for box in boxes:
-        corners = _full_corners(box, scale)
+        full = Box(box.cx / scale, box.cy / scale, box.length / scale, box.width / scale, box.angle, box.packed)
+        full = snap(image, full, config.snap_reach, keep_length=box.packed)
+        corners = full.corners()
         items.append((corners, gather(rectify(image, corners, c), config)))
     contrast = pip_contrast([e for _, e in items])
     tiles: list[TileReading] = []

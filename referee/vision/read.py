@@ -57,6 +57,8 @@ class Evidence:
     divider: float
     noise: float
     offset: float
+    peaks: np.ndarray  # (k, 3): x / cell, y / cell and contrast of every local peak on the face
+    contrast_map: np.ndarray  # the centre-minus-surround map the grid is sampled from, (cell, 2 cell)
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, cell: int) -> np.ndarray:
@@ -97,7 +99,15 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
             pips[half, i] = float(win.max())
     flat = smooth[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)]
     noise = float(np.median(np.abs(flat - np.median(flat)))) * 1.4826
-    return Evidence(pips, divider, noise, offset)
+    # Every local peak, wherever it is: pips counted as blobs, whatever the layout.
+    k = max(3, round(0.18 * c)) | 1
+    top = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero((smooth >= top) & (smooth > max(2.0 * noise, 1.0)))
+    edge = 0.07 * c
+    keep = (xs > edge) & (xs < 2 * c - edge) & (ys > edge) & (ys < c - edge)
+    keep &= np.abs(xs - c) > 0.1 * c  # the divider and the pin on it (the rectangle is on the tile)
+    peaks = np.stack([xs[keep] / c, ys[keep] / c, smooth[ys[keep], xs[keep]]], axis=1).astype(np.float32)
+    return Evidence(pips, divider, noise, offset, peaks, cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8)))
 
 
 def pip_contrast(evidence: list[Evidence]) -> float | None:
@@ -118,30 +128,99 @@ class Reading:
     confidence: float
 
 
+_MASKS = np.array([[cell in pattern for cell in _CELLS] for pattern in PATTERNS], bool)
+_NUMBERS = np.array(list(PATTERNS.values()))
+
+
 def _half(values: np.ndarray, cut: float) -> tuple[int, float]:
-    on = frozenset(cell for cell, v in zip(_CELLS, values, strict=True) if v > cut)
-    margins = np.abs(values - cut) / cut
-    if on in PATTERNS:
-        return PATTERNS[on], float(min(1.0, margins.min()))
-    # Not a real pattern: the nearest real one by the evidence it overrides, and no confidence.
-    best, best_cost = 0, np.inf
-    for pattern, n in PATTERNS.items():
-        cost = sum(abs(v - cut) for cell, v in zip(_CELLS, values, strict=True) if (cell in pattern) != (cell in on))
-        if cost < best_cost:
-            best, best_cost = n, cost
-    return best, 0.0
+    """The number one half shows and how sure: every real pattern costs the evidence it
+    overrides (a place it needs below the cut, a place it leaves empty above it); the cheapest
+    wins, and the confidence is how much dearer the cheapest other number is, in cuts."""
+    over = np.maximum(values - cut, 0.0)
+    under = np.maximum(cut - values, 0.0)
+    cost = np.where(_MASKS, under[None, :], over[None, :]).sum(axis=1)
+    best = int(np.argmin(cost))
+    n = int(_NUMBERS[best])
+    other = cost[n != _NUMBERS]
+    margin = (float(other.min()) - float(cost[best])) / cut if len(other) else 1.0
+    return n, float(np.clip(margin, 0.0, 1.0))
+
+
+def _count(side: np.ndarray, cut: float) -> tuple[int, float]:
+    """Pips on one half: the peaks above the cut; the confidence is how clearly the weakest
+    counted peak and the strongest uncounted one fall either side of it."""
+    values = side[:, 2] if len(side) else np.zeros(0, np.float32)
+    strong, weak = values[values > cut], values[values <= cut]
+    margin = 1.0
+    if len(strong):
+        margin = min(margin, float(strong.min()) / cut - 1.0)
+    if len(weak):
+        margin = min(margin, 1.0 - float(weak.max()) / cut)
+    return len(strong), float(np.clip(2.0 * margin, 0.0, 1.0))
+
+
+def _grid(peak_map: np.ndarray, dx: float, dy: float, stretch: float) -> np.ndarray:
+    """The evidence at the 18 grid places with the grid moved by (dx, dy) cells and stretched."""
+    c = peak_map.shape[0]
+    out = np.zeros((2, 9), np.float32)
+    for half in range(2):
+        for i, (col, row) in enumerate(_CELLS):
+            x = (half + 0.5 + (_GRID[col] - 0.5) * stretch + dx) * c
+            y = (0.5 + (_GRID[row] - 0.5) * stretch + dy) * c
+            xi, yi = min(max(round(x), 0), 2 * c - 1), min(max(round(y), 0), c - 1)
+            out[half, i] = peak_map[yi, xi]
+    return out
+
+
+def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> np.ndarray:
+    """The grid evidence at the alignment (small shifts and stretches of the grid) that puts the
+    most pip evidence on the places: a rectangle a little off the face still reads."""
+    best, best_score = evidence.pips, -np.inf
+    span = config.grid_search
+    steps = np.linspace(-span, span, 5)
+    for stretch in (0.9, 1.0, 1.1):
+        for dx in steps:
+            for dy in steps:
+                g = _grid(evidence.contrast_map, float(dx), float(dy), stretch)
+                # Most evidence on the places: the grid sits on the pips (never shifted off them).
+                score = float(np.maximum(g, 0).sum())
+                if score > best_score + 1e-6:
+                    best, best_score = g, score
+    return best
 
 
 def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> Reading:
-    """Pips on each half (or face down), with a confidence in 0..1."""
+    """Pips on each half (or face down), with a confidence in 0..1.
+
+    A tile shows pips when its strongest place beats ``pip_floor`` of the frame's pip contrast;
+    its places are then judged against ``pip_share`` of its own strongest pip (light and focus
+    differ across a table). The grid is read at its best alignment; the count of peaks either
+    side of the divider must agree, or the tile keeps only ``disagree_confidence`` of its
+    confidence."""
     if contrast is None:
         return Reading(None, 0.0)
-    cut = config.pip_share * contrast
-    a, ca = _half(evidence.pips[0], cut)
-    b, cb = _half(evidence.pips[1], cut)
+    floor = config.pip_floor * contrast
+    strongest = float(evidence.peaks[:, 2].max()) if len(evidence.peaks) else 0.0
     divider = evidence.divider / (config.divider_share * contrast)
-    if a == 0 and b == 0 and divider < 1.0:
-        return Reading(None, float(min(1.0, min(ca, cb), 1.0 - divider)))
+    if strongest <= floor:
+        sure = min(1.0, 1.0 - strongest / floor)
+        if divider < 1.0:  # no pips, no divider: face down
+            return Reading(None, float(min(sure, 1.0 - divider)))
+        return Reading((0, 0), float(min(sure, divider - 1.0, 1.0)))
+    grid = _aligned(evidence, floor, config)
+    split = 1.0
+    peaks = evidence.peaks
+    readings = []
+    for half, side in enumerate((peaks[peaks[:, 0] < split], peaks[peaks[:, 0] >= split])):
+        # Each half against its own strongest pip: coloured sets give every number its colour.
+        top = float(side[:, 2].max()) if len(side) else 0.0
+        cut = config.pip_share * max(top, contrast * config.pip_floor / config.pip_share)
+        n, sure_n = _half(grid[half], cut)
+        count, _ = _count(side, cut)
+        readings.append((n, sure_n if count == n else sure_n * config.disagree_confidence))
+    (a, ca), (b, cb) = readings
+    agree = 1.0
+    sure = min(1.0, strongest / floor - 1.0)
     if a > config.max_pips or b > config.max_pips:
-        return Reading((a, b), 0.0)
-    return Reading((a, b), float(min(ca, cb)))
+        return Reading((min(a, config.max_pips), min(b, config.max_pips)), 0.0)
+    return Reading((a, b), float(min(ca, cb, sure) * agree))
