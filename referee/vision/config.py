@@ -33,6 +33,8 @@ class VisionConfig:
     table_reach: float = 6.0
     # A shadow darkens the table to no less than this share of its lightness.
     shadow_depth: float = 0.45
+    # ... and keeps its hue: within this distance (Lab a, b units) of the table's.
+    shadow_chroma: float = 10.0
     # A blob is a tile when its area is within these shares of one tile face's area.
     min_area_share: float = 0.55
     max_area_share: float = 1.45
@@ -58,6 +60,7 @@ class VisionConfig:
     grid_search: float = 0.0
     # Face down: no divider and no pips; the divider shows when its contrast exceeds this share.
     divider_share: float = 0.35
+    divider_snr: float = 8.0
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
@@ -73,6 +76,7 @@ class VisionConfig:
             ("face_reach", self.face_reach > 0),
             ("table_reach", self.table_reach > 0),
             ("shadow_depth", 0 < self.shadow_depth < 1),
+            ("shadow_chroma", self.shadow_chroma > 0),
             ("min_area_share", 0 < self.min_area_share < 1 < self.max_area_share),
             ("min_cover", 0 < self.min_cover <= 1),
             ("open_share", 0 <= self.open_share < 0.3),
@@ -85,6 +89,7 @@ class VisionConfig:
             ("disagree_confidence", 0 <= self.disagree_confidence <= 1),
             ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
+            ("divider_snr", self.divider_snr > 1),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("max_blob_tiles", self.max_blob_tiles > 1),
         ]

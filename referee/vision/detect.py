@@ -58,8 +58,13 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     model = fit_table(lab)
     table = model.colour()
     distance = foreground(lab, table, model.spread)
-    fg = (distance > max(4.0 * model.spread, 12.0)).astype(np.uint8)
-    loose = (distance > max(2.5 * model.spread, 8.0)).astype(np.uint8)
+    # The table's texture and the sensor's noise, pixel by pixel (the model's cells average them
+    # away): the spread of the nearer part of the distances (the table is most of the frame).
+    sample = distance[::3, ::3].ravel()
+    near = sample[sample <= np.percentile(sample, 60)]
+    spread = max(model.spread, float(np.median(near)) * 1.2)
+    fg = (distance > max(4.0 * spread, 12.0)).astype(np.uint8)
+    loose = (distance > max(2.5 * spread, 8.0)).astype(np.uint8)
     light = table[..., 0] / max(float(model.mean()[0]), 1.0)
     known = profile.tile_px(w, h) if profile is not None else config.tile_px
     length = known * scale if known else None
@@ -76,8 +81,9 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
-    boxes, big = split_blobs(mask, length, config)
-    if big and _occluded(loose, big, face.distance(unlit(lab, light)), length * length / config.aspect, config):
+    face_distance = face.distance(unlit(lab, light))
+    boxes, big = split_blobs(mask, length, config, face_distance)
+    if big and _occluded(loose, big, face_distance, length * length / config.aspect, config):
         return Detection(w, h, True)
     boxes = [refine(work, b, config, 0.3 if b.packed else 0.08) for b in boxes]
     return _read(image, boxes, scale, config, w, h)

@@ -201,7 +201,9 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         return Reading(None, 0.0)
     floor = config.pip_floor * contrast
     strongest = float(evidence.peaks[:, 2].max()) if len(evidence.peaks) else 0.0
-    divider = evidence.divider / (config.divider_share * contrast)
+    # The divider shows when it stands out from the frame's pip contrast or, faint as it may be
+    # (a groove on a black tile), from the face's own noise.
+    divider = evidence.divider / min(config.divider_share * contrast, config.divider_snr * max(evidence.noise, 0.5))
     if strongest <= floor:
         sure = min(1.0, 1.0 - strongest / floor)
         if divider < 1.0:  # no pips, no divider: face down

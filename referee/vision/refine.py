@@ -70,22 +70,32 @@ def refine(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> B
     return dataclasses.replace(box, cx=box.cx + math.cos(a) * d, cy=box.cy + math.sin(a) * d)
 
 
-def _extent(frac: np.ndarray, centre: int, limit: int) -> tuple[int, int] | None:
-    """First and last index around ``centre`` where ``frac`` stays above a half, going outwards
-    no further than ``limit`` from either end; None when it never drops (no edge in reach)."""
-    n = len(frac)
-    lo = centre
-    while lo > 0 and frac[lo - 1] > 0.5:
-        lo -= 1
-    hi = centre
-    while hi < n - 1 and frac[hi + 1] > 0.5:
-        hi += 1
-    if lo == 0 or hi == n - 1 or lo > limit or hi < n - 1 - limit:
+def _edges(profile: np.ndarray, centre: int, inner: float, least: float) -> tuple[float, float] | None:
+    """The face's two edges in a profile of distance from the face colour: where it climbs
+    fastest going out from ``centre``, no nearer than ``inner``; None when no clear climb, or
+    the edges are closer than ``least``."""
+    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.0).ravel()
+    g = np.gradient(p)
+    n = len(p)
+    a, b = int(centre - inner), int(centre + inner) + 1
+    if a < 2 or b > n - 3:
         return None
-    return lo, hi
+    lo = int(np.argmin(g[1:a])) + 1
+    hi = b + int(np.argmax(g[b:n - 1]))
+    rise = float(p.max() - p[a:b].min())
+    if rise <= 0 or min(-g[lo], g[hi]) < 0.08 * rise or hi - lo < least:
+        return None
+    return lo + 0.5, hi + 0.5
 
 
 def snap(image: np.ndarray, box: Box, reach: float, keep_length: bool = False) -> Box:
+    """The box fitted to the tile's face: first across (its width), then along (its length,
+    unless ``keep_length``), each from a fresh square-on view. See :func:`_snap`."""
+    box = _snap(image, box, reach, across=True)
+    return box if keep_length else _snap(image, box, reach, across=False)
+
+
+def _snap(image: np.ndarray, box: Box, reach: float, across: bool) -> Box:
     """The box fitted to the tile's face: warp a margin of ``reach`` (a share of each side)
     around it square-on, mark what has the face's colour (pips closed over), and move each pair
     of sides to where the face ends. A side with no edge within reach stays where it was."""
@@ -107,26 +117,26 @@ def snap(image: np.ndarray, box: Box, reach: float, keep_length: bool = False) -
     face = np.median(core, axis=0)
     d = lab - face
     dist = np.sqrt(d[..., 0] ** 2 + 4.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
-    scaled = np.clip(dist, 0, 255).astype(np.uint8)
-    cut, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = (scaled <= max(cut, 10)).astype(np.uint8)
-    k = max(3, round(0.3 * 24)) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    rows = mask[int(0.3 * m):int(0.7 * m) + 1].mean(axis=0)
-    cols = mask[:, int(0.25 * n):int(0.75 * n) + 1].mean(axis=1)
-    margin_l = round(2 * reach * box.length * res)
-    margin_w = round(2 * reach * box.width * res)
-    along = None if keep_length else _extent(rows, cx0, margin_l)
-    across = _extent(cols, cy0, margin_w)
+    # Profiles of the distance from the face colour, across and along the tile (a low
+    # percentile, so pips and the divider do not count); the face ends where the profile climbs
+    # fastest going outwards, whatever lies beyond (table, shadow, a neighbour's seam).
+    if across:
+        profile = np.percentile(dist[:, int(0.25 * n):int(0.75 * n) + 1], 30, axis=1)
+        side = _edges(profile, cy0, 0.2 * box.width * res, 0.5 * box.width * res)
+        along = None
+    else:
+        profile = np.percentile(dist[int(0.3 * m):int(0.7 * m) + 1], 30, axis=0)
+        along = _edges(profile, cx0, 0.3 * box.length * res, 0.7 * box.length * res)
+        side = None
     cx, cy, length, width = box.cx, box.cy, box.length, box.width
     if along is not None:
         lo, hi = along
-        shift = ((lo + hi + 1) / 2 - n / 2) / res
+        shift = ((lo + hi) / 2 - n / 2) / res
         cx, cy = cx + ux * shift, cy + uy * shift
-        length = (hi + 1 - lo) / res
-    if across is not None:
-        lo, hi = across
-        shift = ((lo + hi + 1) / 2 - m / 2) / res
+        length = (hi - lo) / res
+    if side is not None:
+        lo, hi = side
+        shift = ((lo + hi) / 2 - m / 2) / res
         cx, cy = cx + vx * shift, cy + vy * shift
-        width = (hi + 1 - lo) / res
+        width = (hi - lo) / res
     return dataclasses.replace(box, cx=cx, cy=cy, length=length, width=width)

@@ -150,7 +150,8 @@ def _tile_like(mask: np.ndarray, aspect: float) -> tuple[np.ndarray, list[float]
         pts = cv2.findNonZero((comp[y:y + bh, x:x + bw] == i).astype(np.uint8))
         (_, _), (a, b), _ = cv2.minAreaRect(pts)
         long, short = max(a, b), min(a, b)
-        if short < 3 or area < 0.78 * long * short:
+        # Its outline fills its rectangle (pips at the edge bite notches: the hull bridges them).
+        if short < 3 or cv2.contourArea(cv2.convexHull(pts)) < 0.85 * long * short:
             continue
         if 0.75 * aspect < long / short < 1.3 * aspect:
             keep[i] = True
@@ -217,16 +218,14 @@ def table_colour(lab: np.ndarray, light: np.ndarray, table: np.ndarray, near: np
 
 
 def face_mask(lab: np.ndarray, light: np.ndarray, face: Colour, table: Colour, config: VisionConfig) -> np.ndarray:
-    """Pixels likelier face than table, and within reach of the face colour."""
+    """Pixels of the tiles: likelier face than table, or far from the table anyway (pips,
+    dividers, glare); never a shadow on the table (darker than the table, of nearly its hue,
+    and not of the face's colour)."""
     u = unlit(lab, light)
     df, dt = face.distance(u), table.distance(u)
-    # A shadow on the table: darker, the same hue. Undo the darkening and compare again.
-    ratio = np.clip(u[..., 0] / max(float(table.mean[0]), 1.0), 1e-3, None)
-    shaded = (ratio < 1.0) & (ratio >= config.shadow_depth)
-    lifted = u.copy()
-    lifted[..., 0] = table.mean[0]
-    lifted[..., 1:] = 128.0 + (u[..., 1:] - 128.0) / ratio[..., None]
-    ds = np.where(shaded, table.distance(lifted), np.inf)
-    dts = np.minimum(dt, ds)
-    # Likelier face than table or shadow; or far from both anyway (pips, dividers, glare).
-    return (((df < dts) & (df < config.face_reach)) | (dts > config.table_reach)).astype(np.uint8)
+    ratio = u[..., 0] / max(float(table.mean[0]), 1.0)
+    chroma = np.hypot(u[..., 1] - table.mean[1], u[..., 2] - table.mean[2])
+    shadow = (ratio < 0.97) & (ratio >= config.shadow_depth) & (chroma < config.shadow_chroma)
+    facelike = (df < dt) & (df < config.face_reach)
+    far = dt > config.table_reach
+    return (facelike | (far & ~shadow)).astype(np.uint8)

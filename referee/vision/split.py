@@ -66,7 +66,7 @@ def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | N
         box = _box_of(cv2.minAreaRect(pts))
         if box.width < 2:
             continue
-        fill = area / (box.length * box.width)
+        fill = cv2.contourArea(cv2.convexHull(pts)) / (box.length * box.width)
         ratio = box.length / box.width
         if near is not None and not 0.67 < box.length / near < 1.5:
             continue
@@ -145,9 +145,12 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     return [b for b in boxes if 0 <= b.cx < w and 0 <= b.cy < h]
 
 
-def split_blobs(mask: np.ndarray, length: float, config: VisionConfig) -> tuple[list[Box], list[np.ndarray]]:
+def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
+                face_distance: np.ndarray | None = None) -> tuple[list[Box], list[np.ndarray]]:
     """Every tile rectangle in a face mask, given the tile length in the mask's pixels; and the
-    big blobs reaching in from the frame's edge (an arm, the floor), as masks of the frame."""
+    big blobs reaching in from the frame's edge (an arm, the floor), as masks of the frame.
+    ``face_distance`` (how far each pixel's colour is from the tiles', in standard deviations)
+    tells a line of tiles running off the frame from an arm."""
     width = length / config.aspect
     area1 = length * width
     boxes: list[Box] = []
@@ -158,9 +161,17 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig) -> tuple[
         if share < config.min_area_share:
             continue
         if share > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh):
-            whole = np.zeros(mask.shape, np.uint8)
-            whole[y:y + bh, x:x + bw] = blob
-            big.append(whole)
+            # From the frame's edge: tiles if of the tiles' colour and covered by tiles, else an
+            # arm (or the floor).
+            tiled = share <= config.max_blob_tiles and (face_distance is None or float(
+                np.median(face_distance[y:y + bh, x:x + bw][blob > 0])) <= config.face_reach)
+            packed = _pack(blob, length, width, config) if tiled else []
+            if packed:
+                boxes.extend(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y) for b in packed)
+            else:
+                whole = np.zeros(mask.shape, np.uint8)
+                whole[y:y + bh, x:x + bw] = blob
+                big.append(whole)
             continue
         if share > config.max_blob_tiles:
             continue
