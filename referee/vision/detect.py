@@ -11,7 +11,7 @@ from referee.vision.images import ImageError
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, gather, pip_contrast, rectify
 from referee.vision.refine import refine, snap
-from referee.vision.segment import face_colour, face_mask, fit_table, foreground, table_colour, to_lab, unlit
+from referee.vision.segment import face_colour, face_mask, fit_table, foreground, outline, table_colour, to_lab, unlit
 from referee.vision.split import Box, estimate_tile_length, split_blobs
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
@@ -98,7 +98,7 @@ def _occluded(loose: np.ndarray, big: list[np.ndarray], face_distance: np.ndarra
     if count < 2:
         return False
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    hull = cv2.convexHull(cv2.findNonZero((comp == largest).astype(np.uint8)))
+    hull = cv2.convexHull(outline((comp == largest).astype(np.uint8)))
     table = np.zeros(loose.shape, np.uint8)
     cv2.fillConvexPoly(table, hull, 1)
     return any(int((blob & table).sum()) > config.occluder_tiles * tile_area

@@ -159,17 +159,18 @@ def _count(side: np.ndarray, cut: float) -> tuple[int, float]:
     return len(strong), float(np.clip(2.0 * margin, 0.0, 1.0))
 
 
+_COL = np.array([_GRID[col] for col, _ in _CELLS])
+_ROW = np.array([_GRID[row] for _, row in _CELLS])
+
+
 def _grid(peak_map: np.ndarray, dx: float, dy: float, stretch: float) -> np.ndarray:
     """The evidence at the 18 grid places with the grid moved by (dx, dy) cells and stretched."""
     c = peak_map.shape[0]
-    out = np.zeros((2, 9), np.float32)
-    for half in range(2):
-        for i, (col, row) in enumerate(_CELLS):
-            x = (half + 0.5 + (_GRID[col] - 0.5) * stretch + dx) * c
-            y = (0.5 + (_GRID[row] - 0.5) * stretch + dy) * c
-            xi, yi = min(max(round(x), 0), 2 * c - 1), min(max(round(y), 0), c - 1)
-            out[half, i] = peak_map[yi, xi]
-    return out
+    xs = (np.array([[0.5], [1.5]]) + (_COL[None, :] - 0.5) * stretch + dx) * c
+    ys = np.broadcast_to((0.5 + (_ROW - 0.5) * stretch + dy) * c, xs.shape)
+    xi = np.clip(np.rint(xs).astype(int), 0, 2 * c - 1)
+    yi = np.clip(np.rint(ys).astype(int), 0, c - 1)
+    return peak_map[yi, xi].astype(np.float32)
 
 
 def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> np.ndarray:

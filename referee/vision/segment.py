@@ -14,8 +14,8 @@ import numpy as np
 
 from referee.vision.config import VisionConfig
 
-__all__ = ["Colour", "TableModel", "face_colour", "face_mask", "fit_table", "foreground", "table_colour", "to_lab",
-           "unlit"]
+__all__ = ["Colour", "TableModel", "face_colour", "face_mask", "fit_table", "foreground", "outline", "table_colour",
+           "to_lab", "unlit"]
 
 _GRID = (96, 54)
 _CLUSTERS = 5
@@ -129,9 +129,17 @@ class Colour:
         return cls(mean.astype(np.float32), np.linalg.inv(cov).astype(np.float32))
 
     def distance(self, lab: np.ndarray) -> np.ndarray:
-        d = lab - self.mean
-        m = np.einsum("...i,ij,...j->...", d, self.inverse, d)
+        d0, d1, d2 = (lab[..., i] - self.mean[i] for i in range(3))
+        q = self.inverse
+        m = (q[0, 0] * d0 * d0 + q[1, 1] * d1 * d1 + q[2, 2] * d2 * d2
+             + 2 * (q[0, 1] * d0 * d1 + q[0, 2] * d0 * d2 + q[1, 2] * d1 * d2))
         return np.sqrt(np.maximum(m, 0)).astype(np.float32)
+
+
+def outline(blob: np.ndarray) -> np.ndarray:
+    """The outer outline of a blob's pixels (what its hull and rectangle depend on)."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return np.concatenate(contours) if len(contours) > 1 else contours[0]
 
 
 def _tile_like(mask: np.ndarray, aspect: float) -> tuple[np.ndarray, list[float], np.ndarray]:
@@ -147,7 +155,7 @@ def _tile_like(mask: np.ndarray, aspect: float) -> tuple[np.ndarray, list[float]
         if area < 30 or area > h * w // 20:
             continue
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        pts = cv2.findNonZero((comp[y:y + bh, x:x + bw] == i).astype(np.uint8))
+        pts = outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8))
         (_, _), (a, b), _ = cv2.minAreaRect(pts)
         long, short = max(a, b), min(a, b)
         # Its outline fills its rectangle (pips at the edge bite notches: the hull bridges them).

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
+from referee.vision.segment import outline
 
 __all__ = ["Box", "estimate_tile_length", "split_blobs"]
 
@@ -62,7 +63,7 @@ def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | N
     for blob, _, area in _blobs(mask):
         if area < 0.1 * config.min_tile_px ** 2 / config.aspect:
             continue
-        pts = cv2.findNonZero(blob)
+        pts = outline(blob)
         box = _box_of(cv2.minAreaRect(pts))
         if box.width < 2:
             continue
@@ -175,7 +176,7 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
             continue
         if share > config.max_blob_tiles:
             continue
-        pts = cv2.findNonZero(blob)
+        pts = outline(blob)
         box = _box_of(cv2.minAreaRect(pts))
         if share <= config.max_area_share and 0.75 < box.length / length < 1.3 and 0.7 < box.width / width < 1.4:
             boxes.append(dataclasses.replace(box, cx=box.cx + x, cy=box.cy + y))
