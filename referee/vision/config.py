@@ -40,6 +40,10 @@ class VisionConfig:
     max_area_share: float = 1.45
     # A blob of touching tiles may leave at most (1 - min_cover) of a tile uncovered, slivers aside.
     min_cover: float = 0.5
+    # ... or at most this share of a long blob (a chain with turns).
+    leftover_share: float = 0.35
+    # A packed tile must hold a rectangle this share of its size (slack for tiles a little askew).
+    pack_fit: float = 0.7
     # Opening the face mask with a disc this share of the tile length cuts shadow slivers away.
     open_share: float = 0.06
     # Each tile's rectangle is fitted to its face within this share of its sides.
@@ -79,6 +83,8 @@ class VisionConfig:
             ("shadow_chroma", self.shadow_chroma > 0),
             ("min_area_share", 0 < self.min_area_share < 1 < self.max_area_share),
             ("min_cover", 0 < self.min_cover <= 1),
+            ("leftover_share", 0 <= self.leftover_share < 1),
+            ("pack_fit", 0.3 < self.pack_fit <= 1),
             ("open_share", 0 <= self.open_share < 0.3),
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),

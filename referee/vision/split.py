@@ -107,12 +107,15 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     rot = cv2.getRotationMatrix2D(centre, theta, 1.0)
     size = (big.shape[1], big.shape[0])
     upright = cv2.warpAffine(big, rot, size, flags=cv2.INTER_NEAREST)
+    # Pips at a tile's edge bite notches into its blob: close them before fitting rectangles.
+    k = max(3, round(0.2 * width)) | 1
+    upright = cv2.morphologyEx(upright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     uncovered = upright.astype(np.float32)
     shapes = []
     for lx, ly in ((length, width), (width, length)):
         kx, ky = max(3, round(lx)), max(3, round(ly))
-        fit = cv2.erode(upright, cv2.getStructuringElement(cv2.MORPH_RECT, (max(1, round(0.8 * lx)),
-                                                                             max(1, round(0.8 * ly)))))
+        fit = cv2.erode(upright, cv2.getStructuringElement(
+            cv2.MORPH_RECT, (max(1, round(config.pack_fit * lx)), max(1, round(config.pack_fit * ly)))))
         shapes.append((lx, ly, kx, ky, fit > 0))
     margin = max(2, round(0.25 * width))
     boxes: list[Box] = []
@@ -137,11 +140,11 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
         bx, by = inv @ np.array([x, y, 1.0])
         angle = theta if index == 0 else theta + 90.0
         boxes.append(Box(float(bx - pad), float(by - pad), length, width, angle, True))
-    # Tiles cover what they are packed into, but for slivers (the tiles' sides, shadows): a blob
-    # with a tile-sized piece left over is something else.
+    # Tiles cover what they are packed into, but for slivers (the tiles' sides, shadows) and a
+    # little at a turn: a blob with much left over is something else.
     rest = cv2.morphologyEx((uncovered > 0).astype(np.uint8), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, round(width / 2)),) * 2))
-    if rest.sum() > (1 - config.min_cover) * full:
+    if rest.sum() > max((1 - config.min_cover) * full, config.leftover_share * float(upright.sum())):
         return []
     return [b for b in boxes if 0 <= b.cx < w and 0 <= b.cy < h]
 
