@@ -24,8 +24,8 @@ class VisionConfig:
     # Smallest and largest tile length (pixels) the size estimate may settle on.
     min_tile_px: float = 24.0
     max_tile_px: float = 800.0
-    # Working resolution: frames are scaled so a tile is about this many pixels long.
-    work_tile_px: float = 64.0
+    # Frames whose tiles are shorter than this (pixels) are enlarged to it for segmentation.
+    work_tile_px: float = 40.0
     # Table-vs-tile: a pixel is tile face when its colour is likelier the face's than the table's
     # and within this many standard deviations (Mahalanobis) of the face colour.
     face_reach: float = 4.0

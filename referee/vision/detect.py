@@ -3,6 +3,8 @@ tile, pips read on each, face-down tiles, and whether an arm is in the way."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -11,7 +13,17 @@ from referee.vision.images import ImageError
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, gather, pip_contrast, rectify
 from referee.vision.refine import refine, snap
-from referee.vision.segment import face_colour, face_mask, fit_table, foreground, outline, table_colour, to_lab, unlit
+from referee.vision.segment import (
+    TableModel,
+    face_colour,
+    face_mask,
+    fit_table,
+    foreground,
+    outline,
+    table_colour,
+    to_lab,
+    unlit,
+)
 from referee.vision.split import Box, estimate_tile_length, split_blobs
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
@@ -35,6 +47,43 @@ def _check(image: np.ndarray) -> np.ndarray:
     return image
 
 
+@dataclasses.dataclass(frozen=True)
+class _View:
+    """The frame at one working scale, with what the table model says of each pixel."""
+
+    image: np.ndarray
+    lab: np.ndarray
+    table: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    light: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    fg: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    loose: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    spread: float = 0.0
+
+    @classmethod
+    def of(cls, image: np.ndarray, scale: float) -> _View:
+        if scale == 1.0:
+            work = image
+        else:
+            work = cv2.resize(image, None, fx=scale, fy=scale,
+                              interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        return cls(work, to_lab(work))
+
+    def against(self, model: TableModel, spread: float | None = None) -> _View:
+        """Foreground by the table model (fitted at any scale: it is in frame fractions)."""
+        table = dataclasses.replace(model, shape=self.lab.shape[:2]).colour()
+        distance = foreground(self.lab, table, model.spread)
+        if spread is None:
+            # The table's texture and the sensor's noise, pixel by pixel (the model's cells
+            # average them away): the spread of the nearer part of the distances.
+            sample = distance[::3, ::3].ravel()
+            near = sample[sample <= np.percentile(sample, 60)]
+            spread = max(model.spread, float(np.median(near)) * 1.2)
+        fg = (distance > max(4.0 * spread, 12.0)).astype(np.uint8)
+        loose = (distance > max(2.5 * spread, 8.0)).astype(np.uint8)
+        light = table[..., 0] / max(float(model.mean()[0]), 1.0)
+        return dataclasses.replace(self, table=table, light=light, fg=fg, loose=loose, spread=spread)
+
+
 def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     """Fill holes (pips, the divider) smaller than ``largest`` pixels."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -53,25 +102,23 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         config = profile.vision if profile is not None else VisionConfig()
     h, w = image.shape[:2]
     scale = min(1.0, _WORK_SIDE / max(h, w))
-    work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
-    lab = to_lab(work)
-    model = fit_table(lab)
-    table = model.colour()
-    distance = foreground(lab, table, model.spread)
-    # The table's texture and the sensor's noise, pixel by pixel (the model's cells average them
-    # away): the spread of the nearer part of the distances (the table is most of the frame).
-    sample = distance[::3, ::3].ravel()
-    near = sample[sample <= np.percentile(sample, 60)]
-    spread = max(model.spread, float(np.median(near)) * 1.2)
-    fg = (distance > max(4.0 * spread, 12.0)).astype(np.uint8)
-    loose = (distance > max(2.5 * spread, 8.0)).astype(np.uint8)
-    light = table[..., 0] / max(float(model.mean()[0]), 1.0)
     known = profile.tile_px(w, h) if profile is not None else config.tile_px
-    length = known * scale if known else None
-    found = face_colour(lab, light, fg, config.aspect)
+    view = _View.of(image, scale)
+    model = fit_table(view.lab)
+    view = view.against(model)
+    found = face_colour(view.lab, view.light, view.fg, config.aspect)
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found
+    # Small tiles are looked at enlarged: a pip's notch or a seam is then a few pixels, not one.
+    first = known * scale if known else seen_length
+    if first < config.work_tile_px:
+        grow = min(config.work_tile_px / first, 3.0)
+        scale *= grow
+        view = _View.of(image, scale).against(model, view.spread)
+        seen_length *= grow
+    lab, light, table, loose, work = view.lab, view.light, view.table, view.loose, view.image
+    length = known * scale if known else None
     tcol = table_colour(lab, light, table, 1 - loose)
     mask = face_mask(lab, light, face, tcol, config) & loose
     if length is None:
