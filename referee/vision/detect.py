@@ -138,8 +138,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
 
 def _occluded(loose: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
               config: VisionConfig) -> bool:
-    """An arm or hand: a big blob from the frame's edge, not of the tiles' colour, reaching over
-    the table (the floor around a table also touches the edge, but stays outside the table's
+    """An arm or hand: a big blob from the frame's edge that is not tiles, reaching over the
+    table (the floor around a table also touches the edge, but stays outside the table's
     outline)."""
     count, comp, stats, _ = cv2.connectedComponentsWithStats((loose == 0).astype(np.uint8), connectivity=4)
     if count < 2:
@@ -148,8 +148,13 @@ def _occluded(loose: np.ndarray, big: list[np.ndarray], face_distance: np.ndarra
     hull = cv2.convexHull(outline((comp == largest).astype(np.uint8)))
     table = np.zeros(loose.shape, np.uint8)
     cv2.fillConvexPoly(table, hull, 1)
-    return any(int((blob & table).sum()) > config.occluder_tiles * tile_area
-               and float(np.median(face_distance[blob > 0])) > config.face_reach for blob in big)
+    for blob in big:
+        # Only what lies over the table counts (the floor beyond may be any colour). A line of
+        # tiles running off the frame was packed with tiles and is not here.
+        over = (blob & table) > 0
+        if int(over.sum()) > config.occluder_tiles * tile_area:
+            return True
+    return False
 
 
 def _full_corners(box: Box, scale: float) -> np.ndarray:
