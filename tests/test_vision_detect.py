@@ -486,3 +486,13 @@ def test_vision_imports_neither_rules_nor_render() -> None:
                             timeout=60, check=False)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == []
+
+
+# -- a known tile size (what a calibration profile gives) ---------------------------------------
+def test_a_known_tile_size_reads_as_well_and_a_wrong_one_is_not_trusted() -> None:
+    from referee.vision import VisionConfig
+
+    image, truth = draw_tiles(np.random.default_rng(5), 8)
+    assert problems(detect(image, VisionConfig(tile_px=float(L))), truth) == []
+    # A profile made at another camera height (tiles twice the size) must not blind the detector.
+    assert problems(detect(image, VisionConfig(tile_px=2.0 * L)), truth) == []

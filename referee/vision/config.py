@@ -21,6 +21,9 @@ class VisionConfig:
     max_pips: int = 9
     # Tile size in pixels (length) when known; None estimates it from the frame.
     tile_px: float | None = None
+    # A profile's (or tile_px's) tile size is used unless the frame's own tiles differ from it by
+    # more than this factor (a profile made for another camera height or table).
+    profile_trust: float = 1.5
     # Smallest and largest tile length (pixels) the size estimate may settle on.
     min_tile_px: float = 24.0
     max_tile_px: float = 800.0
@@ -75,6 +78,7 @@ class VisionConfig:
             ("tile_mm", len(self.tile_mm) == 2 and 0 < self.tile_mm[1] < self.tile_mm[0]),
             ("max_pips", self.max_pips in (6, 9)),
             ("tile_px", self.tile_px is None or self.tile_px > 0),
+            ("profile_trust", self.profile_trust > 1),
             ("min_tile_px", 0 < self.min_tile_px < self.max_tile_px),
             ("work_tile_px", 16 <= self.work_tile_px <= 256),
             ("face_reach", self.face_reach > 0),

@@ -110,6 +110,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found
+    if known is not None and not 1 / config.profile_trust < known * scale / seen_length < config.profile_trust:
+        known = None  # the profile is for another camera or table: trust what the frame shows
     # Small tiles are looked at enlarged: a pip's notch or a seam is then a few pixels, not one.
     first = known * scale if known else seen_length
     if first < config.work_tile_px:
