@@ -200,12 +200,50 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: floa
         if lengths and (best is None or score > best[0]):
             best = (score, tiles & (mask > 0), lengths)
     if best is None:
-        return None
+        return _chain_colour(u, fg, nearest, aspect, close)
     _, tiles, lengths = best
     # Sample the faces' insides: their rims may hold shadow or the tiles' sides.
     inner = cv2.erode(tiles.astype(np.uint8), cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (max(3, int(0.12 * np.median(lengths))) | 1,) * 2)) > 0
     return Colour.of(u[inner if inner.sum() > 30 else tiles]), float(np.median(lengths))
+
+
+def _chain_colour(u: np.ndarray, fg: np.ndarray, nearest: np.ndarray, aspect: float,
+                  close: np.ndarray) -> tuple[Colour, float] | None:
+    """When no blob looks like a single tile (every tile touches another, in a chain or a
+    cross): the colour class whose blobs are tile-wide arms holding pips, and the tile length
+    from the arms' width (twice the median height of their distance ridge)."""
+    ys, xs = np.nonzero(fg)
+    best: tuple[float, np.ndarray, float] | None = None
+    for j in range(int(nearest.max()) + 1):
+        mask = np.zeros(fg.shape, np.uint8)
+        mask[ys[nearest == j], xs[nearest == j]] = 1
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close)
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        for i in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
+            holes = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
+            if area < 30 or holes is None or not (holes[0][:, 3] >= 0).any():
+                continue
+            solid = blob.copy()
+            cv2.drawContours(solid, cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                             -1, 1, cv2.FILLED)
+            dist = cv2.distanceTransform(solid, cv2.DIST_L2, 5)
+            ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
+            if not ridge.any():
+                continue
+            # The ridge of an arm runs at half its width; spurs into its corners run lower.
+            width = 2.0 * float(np.percentile(dist[ridge], 70))
+            tiles = float(solid.sum()) / (aspect * width * width)
+            if tiles >= 1.5 and (best is None or area > best[0]):
+                whole = np.zeros(fg.shape, bool)
+                whole[y:y + bh, x:x + bw] = blob > 0
+                best = (float(area), whole, width * aspect)
+    if best is None:
+        return None
+    _, tiles_mask, length = best
+    return Colour.of(u[tiles_mask]), length
 
 
 def unlit(lab: np.ndarray, light: np.ndarray) -> np.ndarray:
