@@ -49,6 +49,14 @@ class VisionConfig:
     pack_fit: float = 0.7
     # Opening the face mask with a disc this share of the tile length cuts shadow slivers away.
     open_share: float = 0.06
+    # A straight run of packed tiles is re-spaced as one (run_reach 0 turns this off): its ends
+    # move by up to run_reach of a tile length, its period may differ from the tile length by
+    # run_stretch, and the lines along it (seams, dividers) weigh run_lines against its ends.
+    run_reach: float = 0.2
+    run_stretch: float = 0.15
+    run_lines: float = 1.0
+    # ... after which each of its tiles still slides alone by up to this share of its length.
+    run_refine: float = 0.1
     # Each tile's rectangle is fitted to its face within this share of its sides.
     snap_reach: float = 0.15
     # Rectified tile: pixels per half-square side.
@@ -90,6 +98,10 @@ class VisionConfig:
             ("leftover_share", 0 <= self.leftover_share < 1),
             ("pack_fit", 0.3 < self.pack_fit <= 1),
             ("open_share", 0 <= self.open_share < 0.3),
+            ("run_reach", 0 <= self.run_reach < 1),
+            ("run_stretch", 0 <= self.run_stretch < 0.5),
+            ("run_lines", self.run_lines >= 0),
+            ("run_refine", 0 <= self.run_refine < 0.5),
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),
             ("pip_share", 0 < self.pip_share < 1),

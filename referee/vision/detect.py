@@ -8,6 +8,7 @@ import dataclasses
 import cv2
 import numpy as np
 
+from referee.vision.chain import align_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
 from referee.vision.profile import Profile
@@ -134,7 +135,16 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     boxes, big = split_blobs(mask, length, config, face_distance)
     if big and _occluded(loose, big, face_distance, length * length / config.aspect, config):
         return Detection(w, h, True)
-    boxes = [refine(work, b, config, 0.3 if b.packed else 0.08) for b in boxes]
+    if config.run_reach > 0:
+        full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
+                                    width=b.width / scale) for b in boxes]
+        full, aligned = align_runs(image, full, config)
+        boxes = [dataclasses.replace(b, cx=b.cx * scale, cy=b.cy * scale, length=b.length * scale,
+                                     width=b.width * scale) for b in full]
+    else:
+        aligned = set()
+    boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
+             for i, b in enumerate(boxes)]
     return _read(image, boxes, scale, config, w, h)
 
 

@@ -1,0 +1,129 @@
+"""Lining up the packed tiles of a straight run together: tiles end to end repeat at one period
+(a tile's length, give or take the gaps and the frame's scale), so the seams and dividers along
+the run vote jointly for where the run starts and ends, where one
+tile's own lines are easily mistaken for its neighbour's."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from referee.vision.config import VisionConfig
+from referee.vision.refine import line_profile
+from referee.vision.split import Box
+
+__all__ = ["align_runs"]
+
+
+def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
+    """Indices of packed boxes in straight runs: parallel, on one line, each next to the last."""
+    parent = list(range(len(boxes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            b = boxes[j]
+            turn = (a.angle - b.angle) % 180.0
+            if min(turn, 180.0 - turn) > 10.0:
+                continue
+            r = math.radians(a.angle)
+            dx, dy = b.cx - a.cx, b.cy - a.cy
+            along = dx * math.cos(r) + dy * math.sin(r)
+            across = -dx * math.sin(r) + dy * math.cos(r)
+            if abs(across) < 0.35 * width and 0.6 * length < abs(along) < 1.45 * length:
+                parent[find(j)] = find(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(boxes)):
+        groups.setdefault(find(i), []).append(i)
+    return [g for g in groups.values() if len(g) >= 2]
+
+
+def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
+         config: VisionConfig) -> tuple[float, float] | None:
+    """The run's two ends (strip pixels) whose seams and dividers best fall on
+    lines across the run, the ends where the face gives way outwards."""
+    n = len(profile)
+    step = max(1, round(0.05 * length))  # about a tenth of the tile's width
+
+    def at(x: np.ndarray, values: np.ndarray = profile) -> np.ndarray:
+        return values[np.clip(np.rint(x).astype(int), 0, n - 1)]
+
+    # A line across the run: above both its sides; its strength taken at the best within a
+    # step, since tiles in a line lie a little unevenly.
+    xs = np.arange(n, dtype=np.float64)
+    raw = np.maximum(at(xs) - 0.5 * (at(xs - step) + at(xs + step)), 0.0)
+    lines = np.max(np.stack([np.roll(raw, s) for s in range(-step, step + 1)]), axis=0)
+
+    reach = config.run_reach * length
+    offsets = np.arange(-reach, reach + 0.5, 1.0)
+    los, his = lo0 + offsets, hi0 + offsets
+    end_lo = at(los) - at(los + step)
+    end_hi = at(his) - at(his - step)
+    lo, hi = np.meshgrid(los, his, indexing="ij")
+    period = (hi - lo) / count
+    ok = np.abs(period / length - 1) <= config.run_stretch
+    if not ok.any():
+        return None
+    # Seams between tiles count fully, dividers half (a divider may be faint).
+    k = np.arange(1, 2 * count)
+    weight = np.where(k % 2 == 0, 1.0, 0.5)
+    x = lo[..., None] + (k / 2.0)[None, None, :] * period[..., None]
+    line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
+    score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
+    i = int(np.argmax(score))
+    return float(lo.flat[i]), float(hi.flat[i])
+
+
+def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tuple[list[Box], set[int]]:
+    """Packed boxes with each straight run of them re-spaced along its line from the run's
+    seams; returns the boxes and which of them were aligned so."""
+    packed = [i for i, b in enumerate(boxes) if b.packed]
+    if len(packed) < 2:
+        return boxes, set()
+    length = float(np.median([boxes[i].length for i in packed]))
+    width = float(np.median([boxes[i].width for i in packed]))
+    out = [b for b in boxes if not b.packed]
+    aligned: set[int] = set()
+    done: set[int] = set()
+    for run in _runs([boxes[i] for i in packed], length, width):
+        members = [boxes[packed[i]] for i in run]
+        a = members[0].angle
+        r = math.radians(a)
+        ux, uy = math.cos(r), math.sin(r)
+        cx = float(np.mean([b.cx for b in members]))
+        cy = float(np.mean([b.cy for b in members]))
+        ts = [(b.cx - cx) * ux + (b.cy - cy) * uy for b in members]
+        sides = [-(b.cx - cx) * uy + (b.cy - cy) * ux for b in members]
+        t0, t1 = min(ts) - length / 2, max(ts) + length / 2
+        mid = (t0 + t1) / 2
+        span = t1 - t0
+        whole = Box(cx + ux * mid, cy + uy * mid, span, width, a, True)
+        reach = (config.run_reach * length + length / 2) / span
+        profile, per = line_profile(image, whole, reach)
+        centre = len(profile) / 2
+        fit = _fit(profile, length * per, centre - span * per / 2, centre + span * per / 2,
+                   len(members), config)
+        if fit is None:
+            continue
+        lo, hi = fit
+        tiles = len(members)
+        period = (hi - lo) / tiles / per
+        start = (lo - centre) / per + mid
+        done.update(packed[i] for i in run)
+        for k in range(tiles):
+            t = start + (k + 0.5) * period
+            # Across the line, each tile stays where its nearest packed tile was (a line of
+            # play wanders a little).
+            side = sides[int(np.argmin([abs(t - u) for u in ts]))]
+            aligned.add(len(out))
+            out.append(dataclasses.replace(members[0], cx=cx + ux * t - uy * side, cy=cy + uy * t + ux * side,
+                                           length=min(length, period)))
+    out.extend(boxes[i] for i in packed if i not in done)
+    return out, aligned
