@@ -80,6 +80,11 @@ class VisionConfig:
     occluder_tiles: float = 6.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
+    # Packing places first the tiles that are locked in place (a double crosswise on a line, a
+    # tile boxed in): where a rectangle of pack_lock of a tile's size fits and can slide by at
+    # most pack_slide of its sides (pack_lock 1 turns this off).
+    pack_lock: float = 0.8
+    pack_slide: float = 0.3
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -114,6 +119,8 @@ class VisionConfig:
             ("divider_snr", self.divider_snr > 1),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("max_blob_tiles", self.max_blob_tiles > 1),
+            ("pack_lock", 0.5 <= self.pack_lock <= 1),
+            ("pack_slide", 0 < self.pack_slide < 1),
         ]
         for name, ok in checks:
             if not ok:

@@ -111,15 +111,45 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     k = max(3, round(0.2 * width)) | 1
     upright = cv2.morphologyEx(upright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     uncovered = upright.astype(np.float32)
+    full = length * width
+    inv = cv2.invertAffineTransform(rot)
+    boxes: list[Box] = []
+
+    def place(x: int, y: int, index: int) -> None:
+        kx, ky = (max(3, round(length)), max(3, round(width)))[::1 if index == 0 else -1]
+        x0, y0 = x - kx // 2, y - ky // 2
+        uncovered[max(0, y0):y0 + ky, max(0, x0):x0 + kx] = 0
+        bx, by = inv @ np.array([x, y, 1.0])
+        angle = theta if index == 0 else theta + 90.0
+        boxes.append(Box(float(bx - pad), float(by - pad), length, width, angle, True))
+
+    free = upright
+    if config.pack_lock < 1:
+        # First the tiles locked in place: a double crosswise on a line sticks out on both sides,
+        # and a rectangle nearly its size fits there and nowhere near (one along the line slides).
+        locked = []
+        for index, (lx, ly) in enumerate(((length, width), (width, length))):
+            strict = cv2.erode(upright, cv2.getStructuringElement(
+                cv2.MORPH_RECT, (max(1, round(config.pack_lock * lx)), max(1, round(config.pack_lock * ly)))))
+            count, _, stats, cents = cv2.connectedComponentsWithStats(strict, connectivity=8)
+            for i in range(1, count):
+                sx, sy = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+                if sx <= config.pack_slide * lx + 1 and sy <= config.pack_slide * ly + 1:
+                    locked.append((float(stats[i, cv2.CC_STAT_AREA]), round(cents[i][0]), round(cents[i][1]), index))
+        for _, x, y, index in sorted(locked):
+            kx, ky = (max(3, round(length)), max(3, round(width)))[::1 if index == 0 else -1]
+            x0, y0 = x - kx // 2, y - ky // 2
+            if uncovered[max(0, y0):y0 + ky, max(0, x0):x0 + kx].sum() >= config.pack_lock * full:
+                place(x, y, index)
+        if boxes:
+            free = (uncovered > 0).astype(np.uint8)
     shapes = []
     for lx, ly in ((length, width), (width, length)):
         kx, ky = max(3, round(lx)), max(3, round(ly))
-        fit = cv2.erode(upright, cv2.getStructuringElement(
+        fit = cv2.erode(free, cv2.getStructuringElement(
             cv2.MORPH_RECT, (max(1, round(config.pack_fit * lx)), max(1, round(config.pack_fit * ly)))))
         shapes.append((lx, ly, kx, ky, fit > 0))
     margin = max(2, round(0.25 * width))
-    boxes: list[Box] = []
-    full = length * width
     for _ in range(int(upright.sum() / full) + 3):
         best = None
         for index, (_, _, kx, ky, fit) in enumerate(shapes):
@@ -133,13 +163,7 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
         if best is None:
             break
         _, x, y, index = best
-        lx, ly, kx, ky, _ = shapes[index]
-        x0, y0 = x - kx // 2, y - ky // 2
-        uncovered[max(0, y0):y0 + ky, max(0, x0):x0 + kx] = 0
-        inv = cv2.invertAffineTransform(rot)
-        bx, by = inv @ np.array([x, y, 1.0])
-        angle = theta if index == 0 else theta + 90.0
-        boxes.append(Box(float(bx - pad), float(by - pad), length, width, angle, True))
+        place(x, y, index)
     # Tiles cover what they are packed into, but for slivers (the tiles' sides, shadows) and a
     # little at a turn: a blob with much left over is something else.
     rest = cv2.morphologyEx((uncovered > 0).astype(np.uint8), cv2.MORPH_OPEN,
