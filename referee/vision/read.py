@@ -99,11 +99,13 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
             pips[half, i] = float(win.max())
     flat = smooth[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)]
     noise = float(np.median(np.abs(flat - np.median(flat)))) * 1.4826
-    # Every local peak, wherever it is: pips counted as blobs, whatever the layout.
+    # Every local peak, wherever it is: pips counted as blobs, whatever the layout. The floor is
+    # low (the face's noise; faint coloured pips) since each half judges its peaks against its own
+    # strongest, and the border strip is thin (pips sit close to the ends when the rectangle is off).
     k = max(3, round(0.18 * c)) | 1
     top = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    ys, xs = np.nonzero((smooth >= top) & (smooth > max(2.0 * noise, 1.0)))
-    edge = 0.07 * c
+    ys, xs = np.nonzero((smooth >= top) & (smooth > max(noise, 1.0)))
+    edge = 0.05 * c
     keep = (xs > edge) & (xs < 2 * c - edge) & (ys > edge) & (ys < c - edge)
     keep &= np.abs(xs - c) > 0.1 * c  # the divider and the pin on it (the rectangle is on the tile)
     peaks = np.stack([xs[keep] / c, ys[keep] / c, smooth[ys[keep], xs[keep]]], axis=1).astype(np.float32)
