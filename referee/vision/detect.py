@@ -107,7 +107,9 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     view = _View.of(image, scale)
     model = fit_table(view.lab)
     view = view.against(model)
-    found = face_colour(view.lab, view.light, view.fg, config.aspect)
+    first_view = view
+    u = unlit(view.lab, view.light)
+    found = face_colour(view.lab, view.light, view.fg, config.aspect, u)
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found
@@ -122,8 +124,12 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         seen_length *= grow
     lab, light, table, loose, work = view.lab, view.light, view.table, view.loose, view.image
     length = known * scale if known else None
-    tcol = table_colour(lab, light, table, 1 - loose)
-    mask = face_mask(lab, light, face, tcol, config) & loose
+    if view is not first_view:
+        u = unlit(lab, light)
+    face_distance = face.distance(u)
+    free = 1 - loose
+    tcol = table_colour(lab, light, table, free, u)
+    mask = face_mask(lab, light, face, tcol, config, u, face_distance) & loose
     if length is None:
         length = seen_length
     mask = _fill_holes(mask, length * length / config.aspect / 2)
@@ -131,9 +137,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
-    face_distance = face.distance(unlit(lab, light))
     boxes, big = split_blobs(mask, length, config, face_distance)
-    if big and _occluded(loose, big, face_distance, length * length / config.aspect, config):
+    if big and _occluded(free, big, face_distance, length * length / config.aspect, config):
         return Detection(w, h, True)
     if config.run_reach > 0:
         full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
@@ -148,23 +153,24 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     return _read(image, boxes, scale, config, w, h)
 
 
-def _occluded(loose: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
+def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
               config: VisionConfig) -> bool:
     """An arm or hand: a big blob from the frame's edge that is not tiles, reaching over the
     table (the floor around a table also touches the edge, but stays outside the table's
-    outline)."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats((loose == 0).astype(np.uint8), connectivity=4)
+    outline). ``free`` is 1 where the frame is close to the table model (not loose foreground)."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
     if count < 2:
         return False
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    hull = cv2.convexHull(outline((comp == largest).astype(np.uint8)))
-    table = np.zeros(loose.shape, np.uint8)
+    x, y, bw, bh = (int(v) for v in stats[largest, :4])
+    hull = cv2.convexHull(outline((comp[y:y + bh, x:x + bw] == largest).astype(np.uint8)) + np.array([x, y], np.int32))
+    table = np.zeros(free.shape, np.uint8)
     cv2.fillConvexPoly(table, hull, 1)
     for blob in big:
         # Only what lies over the table counts (the floor beyond may be any colour). A line of
         # tiles running off the frame was packed with tiles and is not here.
-        over = (blob & table) > 0
-        if int(over.sum()) > config.occluder_tiles * tile_area:
+        over = int(np.count_nonzero(blob & table))
+        if over > config.occluder_tiles * tile_area:
             return True
     return False
 

@@ -109,10 +109,21 @@ def fit_table(lab: np.ndarray) -> TableModel:
     return TableModel(coeffs.astype(np.float32), spread, (h, w))
 
 
+def _planes(image: np.ndarray) -> list[np.ndarray]:
+    """The channels of an (h, w, 3) image as contiguous planes."""
+    return [np.ascontiguousarray(image[..., i]) for i in range(3)]
+
+
 def foreground(lab: np.ndarray, table: np.ndarray, spread: float) -> np.ndarray:
     """How far every pixel is from the table (float32); hue counts 1.5 times brightness."""
-    d = lab - table
-    return np.sqrt(d[..., 0] ** 2 + _HUE**2 * (d[..., 1] ** 2 + d[..., 2] ** 2)).astype(np.float32)
+    d0, d1, d2 = (np.subtract(lab[..., i], table[..., i]) for i in range(3))
+    np.square(d0, out=d0)
+    np.square(d1, out=d1)
+    np.square(d2, out=d2)
+    d1 += d2
+    d1 *= _HUE**2
+    d0 += d1
+    return np.sqrt(d0, out=d0)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,12 +139,27 @@ class Colour:
         cov = np.cov((pixels - mean).T.astype(np.float64)) + np.eye(3) * floor
         return cls(mean.astype(np.float32), np.linalg.inv(cov).astype(np.float32))
 
-    def distance(self, lab: np.ndarray) -> np.ndarray:
-        d0, d1, d2 = (lab[..., i] - self.mean[i] for i in range(3))
+    def distance(self, lab: np.ndarray | list[np.ndarray]) -> np.ndarray:
+        """Mahalanobis distance of every pixel (float32); ``lab`` may also be its three planes."""
+        planes = [lab[..., i] for i in range(3)] if isinstance(lab, np.ndarray) else lab
+        d0, d1, d2 = (np.subtract(planes[i], self.mean[i]) for i in range(3))
         q = self.inverse
-        m = (q[0, 0] * d0 * d0 + q[1, 1] * d1 * d1 + q[2, 2] * d2 * d2
-             + 2 * (q[0, 1] * d0 * d1 + q[0, 2] * d0 * d2 + q[1, 2] * d1 * d2))
-        return np.sqrt(np.maximum(m, 0)).astype(np.float32)
+
+        def term(a: np.ndarray, b: np.ndarray, c: np.float32) -> np.ndarray:
+            t = np.multiply(a, c)
+            t *= b
+            return t
+
+        m = term(d0, d0, q[0, 0])
+        m += term(d1, d1, q[1, 1])
+        m += term(d2, d2, q[2, 2])
+        cross = term(d0, d1, q[0, 1])
+        cross += term(d0, d2, q[0, 2])
+        cross += term(d1, d2, q[1, 2])
+        cross *= 2
+        m += cross
+        np.maximum(m, 0, out=m)
+        return np.sqrt(m, out=m)
 
 
 def outline(blob: np.ndarray) -> np.ndarray:
@@ -142,83 +168,128 @@ def outline(blob: np.ndarray) -> np.ndarray:
     return np.concatenate(contours) if len(contours) > 1 else contours[0]
 
 
-def _tile_like(mask: np.ndarray, aspect: float) -> tuple[np.ndarray, list[float], np.ndarray]:
+def _window(x0: int, y0: int, x1: int, y1: int, margin: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The box x0..x1, y0..y1 (exclusive ends) grown by ``margin`` on each side, within the frame."""
+    return max(0, x0 - margin), max(0, y0 - margin), min(shape[1], x1 + margin), min(shape[0], y1 + margin)
+
+
+def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[int],
+                                                                                list[float], list[int]]:
     """The blobs of a mask shaped like one tile (right proportions, filling their rectangle):
-    their pixels and their lengths."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    keep = np.zeros(count, bool)
-    marked = np.zeros(count, bool)
-    lengths = []
-    h, w = mask.shape
-    for i in range(1, count):
-        area = int(stats[i, cv2.CC_STAT_AREA])
-        if area < 30 or area > h * w // 20:
+    their labels and lengths, and which of them hold holes. ``mask`` may be a window of a frame of
+    ``shape``, holding the whole of what is set in the frame."""
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    keep: list[int] = []
+    marked: list[int] = []
+    lengths: list[float] = []
+    h, w = shape[:2]
+    areas = stats[:, cv2.CC_STAT_AREA]
+    for i in np.flatnonzero((areas >= 30) & (areas <= h * w // 20)):
+        if i == 0:
             continue
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        pts = outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8))
+        blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        pts = outline(blob)
         (_, _), (a, b), _ = cv2.minAreaRect(pts)
         long, short = max(a, b), min(a, b)
         # Its outline fills its rectangle (pips at the edge bite notches: the hull bridges them).
         if short < 3 or cv2.contourArea(cv2.convexHull(pts)) < 0.85 * long * short:
             continue
         if 0.75 * aspect < long / short < 1.3 * aspect:
-            keep[i] = True
+            keep.append(int(i))
             lengths.append(float(long))
             # A face has pips or a divider: holes in its blob. A shadow has none.
-            holes = cv2.findContours((comp[y:y + bh, x:x + bw] == i).astype(np.uint8),
-                                     cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
+            holes = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
             if holes is not None and (holes[0][:, 3] >= 0).any():
-                marked[i] = True
-    return keep[comp], lengths, marked[comp]
+                marked.append(int(i))
+    return comp, stats, keep, lengths, marked
 
 
-def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: float) -> tuple[Colour, float] | None:
+def _nearest(samples: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The index of the nearest centre (squared distance, first of equals) of every sample."""
+    cols = [np.ascontiguousarray(samples[:, i]) for i in range(3)]
+    best = nearest = None
+    for j, centre in enumerate(centres):
+        d = [np.subtract(col, c) for col, c in zip(cols, centre, strict=True)]
+        for x in d:
+            np.square(x, out=x)
+        d[1] += d[2]
+        d[0] += d[1]
+        if best is None:
+            best, nearest = d[0], np.zeros(len(samples), np.intp)
+        else:
+            closer = d[0] < best
+            nearest[closer] = j
+            np.minimum(best, d[0], out=best)
+    assert nearest is not None
+    return nearest
+
+
+def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: float,
+                unlit_lab: np.ndarray | None = None) -> tuple[Colour, float] | None:
     """The set's face colour (lighting removed) and the tile length: of the few colours the
-    foreground falls into, the one whose blobs look most like tiles."""
-    u = unlit(lab, light)
-    pixels = u[fg > 0]
+    foreground falls into, the one whose blobs look most like tiles. ``unlit_lab`` is
+    ``unlit(lab, light)`` when already at hand."""
+    u = unlit(lab, light) if unlit_lab is None else unlit_lab
+    pick = fg > 0
+    pixels = u[pick]
     if len(pixels) < 50:
         return None
     step = max(1, len(pixels) // 20000)
     weight = np.array([1.0, _HUE, _HUE], np.float32)
-    samples = (pixels[::step] * weight).astype(np.float32)
+    weighted = pixels * weight
+    samples = weighted[::step].astype(np.float32)
     k = 4
     cv2.setRNGSeed(11)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     _, _, centres = cv2.kmeans(samples, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    d = ((pixels * weight)[:, None, :] - centres[None, :, :]) ** 2
-    nearest = np.argmin(d.sum(axis=2), axis=1)
-    best: tuple[float, np.ndarray, list[float]] | None = None
-    ys, xs = np.nonzero(fg)
+    nearest = _nearest(weighted, centres)
+    # Everything below looks only at the foreground's bounding box (and a margin for the closing).
+    bx, by, bw, bh = cv2.boundingRect(pick.view(np.uint8))
+    x0, y0, x1, y1 = _window(bx, by, bx + bw, by + bh, 2, fg.shape)
+    classes = np.full((y1 - y0, x1 - x0), 255, np.uint8)
+    classes[pick[y0:y1, x0:x1]] = nearest
+    u_box = u[y0:y1, x0:x1]
+    best: tuple[float, np.ndarray, np.ndarray, list[int], list[float]] | None = None
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     for j in range(k):
-        mask = np.zeros(fg.shape, np.uint8)
-        mask[ys[nearest == j], xs[nearest == j]] = 1
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close)
-        tiles, lengths, holed = _tile_like(mask, aspect)
-        score = float(tiles.sum()) + float(holed.sum())
+        mask = cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE, close)
+        comp, stats, keep, lengths, marked = _tile_like(mask, aspect, fg.shape)
+        areas = stats[:, cv2.CC_STAT_AREA]
+        score = float(areas[keep].sum()) + float(areas[marked].sum())
         if lengths and (best is None or score > best[0]):
-            best = (score, tiles & (mask > 0), lengths)
+            best = (score, comp, stats, keep, lengths)
     if best is None:
-        return _chain_colour(u, fg, nearest, aspect, close)
-    _, tiles, lengths = best
-    # Sample the faces' insides: their rims may hold shadow or the tiles' sides.
-    inner = cv2.erode(tiles.astype(np.uint8), cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (max(3, int(0.12 * np.median(lengths))) | 1,) * 2)) > 0
-    return Colour.of(u[inner if inner.sum() > 30 else tiles]), float(np.median(lengths))
+        return _chain_colour(u_box, classes, aspect, close, fg.shape)
+    _, comp, stats, keep, lengths = best
+    chosen = np.zeros(len(stats), bool)
+    chosen[keep] = True
+    tiles = chosen[comp]
+    # Sample the faces' insides: their rims may hold shadow or the tiles' sides. The erosion runs
+    # on a window reaching past the box by its radius (or to the frame's edge).
+    size = max(3, int(0.12 * np.median(lengths))) | 1
+    wx0, wy0, wx1, wy1 = _window(x0, y0, x1, y1, size // 2 + 1, fg.shape)
+    padded = np.zeros((wy1 - wy0, wx1 - wx0), np.uint8)
+    padded[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = tiles
+    inner = cv2.erode(padded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
+    if inner.sum() > 30:
+        face = Colour.of(u[wy0:wy1, wx0:wx1][inner])
+    else:
+        face = Colour.of(u_box[tiles])
+    return face, float(np.median(lengths))
 
 
-def _chain_colour(u: np.ndarray, fg: np.ndarray, nearest: np.ndarray, aspect: float,
-                  close: np.ndarray) -> tuple[Colour, float] | None:
+def _chain_colour(u: np.ndarray, classes: np.ndarray, aspect: float, close: np.ndarray,
+                  shape: tuple[int, ...]) -> tuple[Colour, float] | None:
     """When no blob looks like a single tile (every tile touches another, in a chain or a
     cross): the colour class whose blobs are tile-wide arms holding pips, and the tile length
-    from the arms' width (twice the median height of their distance ridge)."""
-    ys, xs = np.nonzero(fg)
+    from the arms' width (twice the median height of their distance ridge). ``u`` and
+    ``classes`` (each foreground pixel's colour class, 255 elsewhere) are a window of the frame
+    holding all of its foreground."""
     best: tuple[float, np.ndarray, float] | None = None
-    for j in range(int(nearest.max()) + 1):
-        mask = np.zeros(fg.shape, np.uint8)
-        mask[ys[nearest == j], xs[nearest == j]] = 1
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close)
+    present = classes[classes != 255]
+    for j in range(int(present.max()) + 1):
+        mask = cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE, close)
         count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
@@ -237,7 +308,7 @@ def _chain_colour(u: np.ndarray, fg: np.ndarray, nearest: np.ndarray, aspect: fl
             width = 2.0 * float(np.percentile(dist[ridge], 70))
             tiles = float(solid.sum()) / (aspect * width * width)
             if tiles >= 1.5 and (best is None or area > best[0]):
-                whole = np.zeros(fg.shape, bool)
+                whole = np.zeros(classes.shape, bool)
                 whole[y:y + bh, x:x + bw] = blob > 0
                 best = (float(area), whole, width * aspect)
     if best is None:
@@ -253,9 +324,11 @@ def unlit(lab: np.ndarray, light: np.ndarray) -> np.ndarray:
     return out
 
 
-def table_colour(lab: np.ndarray, light: np.ndarray, table: np.ndarray, near: np.ndarray) -> Colour:
-    """The table's colour class, lighting removed, from the pixels close to the table model."""
-    pixels = unlit(lab, light)[near > 0]
+def table_colour(lab: np.ndarray, light: np.ndarray, table: np.ndarray, near: np.ndarray,
+                 unlit_lab: np.ndarray | None = None) -> Colour:
+    """The table's colour class, lighting removed, from the pixels close to the table model.
+    ``unlit_lab`` is ``unlit(lab, light)`` when already at hand."""
+    pixels = (unlit(lab, light) if unlit_lab is None else unlit_lab)[near > 0]
     if len(pixels) > 20000:
         pixels = pixels[:: len(pixels) // 20000]
     if len(pixels) < 20:
@@ -263,14 +336,17 @@ def table_colour(lab: np.ndarray, light: np.ndarray, table: np.ndarray, near: np
     return Colour.of(pixels)
 
 
-def face_mask(lab: np.ndarray, light: np.ndarray, face: Colour, table: Colour, config: VisionConfig) -> np.ndarray:
+def face_mask(lab: np.ndarray, light: np.ndarray, face: Colour, table: Colour, config: VisionConfig,
+              unlit_lab: np.ndarray | None = None, face_distance: np.ndarray | None = None) -> np.ndarray:
     """Pixels of the tiles: likelier face than table, or far from the table anyway (pips,
     dividers, glare); never a shadow on the table (darker than the table, of nearly its hue,
-    and not of the face's colour)."""
-    u = unlit(lab, light)
-    df, dt = face.distance(u), table.distance(u)
-    ratio = u[..., 0] / max(float(table.mean[0]), 1.0)
-    chroma = np.hypot(u[..., 1] - table.mean[1], u[..., 2] - table.mean[2])
+    and not of the face's colour). ``unlit_lab`` is ``unlit(lab, light)`` and
+    ``face_distance`` is ``face.distance`` of it, when already at hand."""
+    planes = _planes(unlit(lab, light) if unlit_lab is None else unlit_lab)
+    df = face.distance(planes) if face_distance is None else face_distance
+    dt = table.distance(planes)
+    ratio = planes[0] / max(float(table.mean[0]), 1.0)
+    chroma = np.hypot(planes[1] - table.mean[1], planes[2] - table.mean[2])
     shadow = (ratio < 0.97) & (ratio >= config.shadow_depth) & (chroma < config.shadow_chroma)
     facelike = (df < dt) & (df < config.face_reach)
     far = dt > config.table_reach
