@@ -85,11 +85,6 @@ class VisionConfig:
     # most pack_slide of its sides (pack_lock 1 turns this off).
     pack_lock: float = 0.8
     pack_slide: float = 0.3
-    # A half whose grid reading and pip count agree adds agree_weight of the count's margin to its
-    # confidence, tapering to nothing as the counted peaks sit agree_reach (share of a half) off
-    # the pattern's places (agree_weight 0 turns this off).
-    agree_weight: float = 0.5
-    agree_reach: float = 0.3
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -126,8 +121,6 @@ class VisionConfig:
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
-            ("agree_weight", 0 <= self.agree_weight <= 1),
-            ("agree_reach", 0 < self.agree_reach < 0.5),
         ]
         for name, ok in checks:
             if not ok:

@@ -134,11 +134,10 @@ _MASKS = np.array([[cell in pattern for cell in _CELLS] for pattern in PATTERNS]
 _NUMBERS = np.array(list(PATTERNS.values()))
 
 
-def _half(values: np.ndarray, cut: float) -> tuple[int, float, np.ndarray]:
+def _half(values: np.ndarray, cut: float) -> tuple[int, float]:
     """The number one half shows and how sure: every real pattern costs the evidence it
     overrides (a place it needs below the cut, a place it leaves empty above it); the cheapest
-    wins, and the confidence is how much dearer the cheapest other number is, in cuts. Also the
-    winning pattern's places (a mask over the 9 cells)."""
+    wins, and the confidence is how much dearer the cheapest other number is, in cuts."""
     over = np.maximum(values - cut, 0.0)
     under = np.maximum(cut - values, 0.0)
     cost = np.where(_MASKS, under[None, :], over[None, :]).sum(axis=1)
@@ -146,7 +145,7 @@ def _half(values: np.ndarray, cut: float) -> tuple[int, float, np.ndarray]:
     n = int(_NUMBERS[best])
     other = cost[n != _NUMBERS]
     margin = (float(other.min()) - float(cost[best])) / cut if len(other) else 1.0
-    return n, float(np.clip(margin, 0.0, 1.0)), _MASKS[best]
+    return n, float(np.clip(margin, 0.0, 1.0))
 
 
 def _count(side: np.ndarray, cut: float) -> tuple[int, float]:
@@ -176,11 +175,10 @@ def _grid(peak_map: np.ndarray, dx: float, dy: float, stretch: float) -> np.ndar
     return peak_map[yi, xi].astype(np.float32)
 
 
-def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> tuple[np.ndarray, tuple[float, float, float]]:
+def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> np.ndarray:
     """The grid evidence at the alignment (small shifts and stretches of the grid) that puts the
-    most pip evidence on the places, and that alignment (dx, dy, stretch): a rectangle a little
-    off the face still reads."""
-    best, best_score, at = evidence.pips, -np.inf, (0.0, 0.0, 1.0)
+    most pip evidence on the places: a rectangle a little off the face still reads."""
+    best, best_score = evidence.pips, -np.inf
     span = config.grid_search
     steps = np.linspace(-span, span, 5)
     for stretch in (0.9, 1.0, 1.1):
@@ -190,26 +188,8 @@ def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> tuple[np.n
                 # Most evidence on the places: the grid sits on the pips (never shifted off them).
                 score = float(np.maximum(g, 0).sum())
                 if score > best_score + 1e-6:
-                    best, best_score, at = g, score, (float(dx), float(dy), stretch)
-    return best, at
-
-
-def _offplace(side: np.ndarray, cut: float, mask: np.ndarray, half: int,
-              at: tuple[float, float, float]) -> float:
-    """How far (cells) the counted peaks of one half sit from the chosen pattern's places: the
-    larger of the farthest counted peak from its nearest place and the farthest place from its
-    nearest counted peak (0 for a blank half with nothing counted). A box straddling a seam
-    counts pips of two tiles, which do not sit on one tile's places."""
-    dx, dy, stretch = at
-    places = np.stack([half + 0.5 + (_COL[mask] - 0.5) * stretch + dx,
-                       0.5 + (_ROW[mask] - 0.5) * stretch + dy], axis=1)
-    counted = side[side[:, 2] > cut, :2] if len(side) else np.zeros((0, 2), np.float32)
-    if not len(places) and not len(counted):
-        return 0.0
-    if not len(places) or not len(counted):
-        return np.inf
-    d = np.hypot(counted[:, None, 0] - places[None, :, 0], counted[:, None, 1] - places[None, :, 1])
-    return float(max(d.min(axis=1).max(), d.min(axis=0).max()))
+                    best, best_score = g, score
+    return best
 
 
 def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> Reading:
@@ -219,8 +199,7 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     its places are then judged against ``pip_share`` of its own strongest pip (light and focus
     differ across a table). The grid is read at its best alignment; the count of peaks either
     side of the divider must agree, or the tile keeps only ``disagree_confidence`` of its
-    confidence; when they agree, ``agree_weight`` of the count's margin is added, tapering to
-    nothing as the counted peaks sit ``agree_reach`` off the pattern's places."""
+    confidence."""
     if contrast is None:
         return Reading(None, 0.0)
     floor = config.pip_floor * contrast
@@ -233,7 +212,7 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         if divider < 1.0:  # no pips, no divider: face down
             return Reading(None, float(min(sure, 1.0 - divider)))
         return Reading((0, 0), float(min(sure, divider - 1.0, 1.0)))
-    grid, at = _aligned(evidence, floor, config)
+    grid = _aligned(evidence, floor, config)
     split = 1.0
     peaks = evidence.peaks
     readings = []
@@ -241,17 +220,9 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         # Each half against its own strongest pip: coloured sets give every number its colour.
         top = float(side[:, 2].max()) if len(side) else 0.0
         cut = config.pip_share * max(top, contrast * config.pip_floor / config.pip_share)
-        n, sure_n, mask = _half(grid[half], cut)
-        count, sure_count = _count(side, cut)
-        if count != n:
-            sure_n *= config.disagree_confidence
-        else:
-            # Two readers agree: the count's own margin adds to the grid's, the more the closer
-            # its peaks sit on the pattern's places (nothing from agree_reach off them on; a box
-            # straddling a seam counts pips off its places).
-            on = max(0.0, 1.0 - _offplace(side, cut, mask, half, at) / config.agree_reach)
-            sure_n = min(1.0, sure_n + config.agree_weight * sure_count * on)
-        readings.append((n, sure_n))
+        n, sure_n = _half(grid[half], cut)
+        count, _ = _count(side, cut)
+        readings.append((n, sure_n if count == n else sure_n * config.disagree_confidence))
     (a, ca), (b, cb) = readings
     agree = 1.0
     sure = min(1.0, strongest / floor - 1.0)
