@@ -175,10 +175,6 @@ def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray
     return False
 
 
-def _full_corners(box: Box, scale: float) -> np.ndarray:
-    return box.corners() / scale
-
-
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int) -> Detection:
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence]] = []

@@ -51,12 +51,11 @@ _CELLS = [(c, r) for r in range(3) for c in range(3)]
 @dataclasses.dataclass(frozen=True)
 class Evidence:
     """What one rectified tile shows: pip contrast at each grid place of each half (2, 9), the
-    divider's contrast, the face's noise and the divider's offset from the middle (cells)."""
+    divider's contrast and the face's noise."""
 
     pips: np.ndarray
     divider: float
     noise: float
-    offset: float
     peaks: np.ndarray  # (k, 3): x / cell, y / cell and contrast of every local peak on the face
     contrast_map: np.ndarray  # the centre-minus-surround map the grid is sampled from, (cell, 2 cell)
 
@@ -87,7 +86,6 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     peak = lo + int(np.argmax(profile[lo:hi]))
     base = float(np.median(profile[int(0.3 * c):int(1.7 * c)]))
     divider = float(profile[peak]) - base
-    offset = (peak - c) / c
     reach = max(1, round(0.07 * c))
     pips = np.zeros((2, 9), np.float32)
     for half in range(2):
@@ -109,7 +107,7 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     keep = (xs > edge) & (xs < 2 * c - edge) & (ys > edge) & (ys < c - edge)
     keep &= np.abs(xs - c) > 0.1 * c  # the divider and the pin on it (the rectangle is on the tile)
     peaks = np.stack([xs[keep] / c, ys[keep] / c, smooth[ys[keep], xs[keep]]], axis=1).astype(np.float32)
-    return Evidence(pips, divider, noise, offset, peaks, cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8)))
+    return Evidence(pips, divider, noise, peaks, cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8)))
 
 
 def pip_contrast(evidence: list[Evidence]) -> float | None:
