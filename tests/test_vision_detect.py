@@ -36,7 +36,7 @@ from referee.render.sprites import PIP_LAYOUT
 from referee.render.stills import render_still
 from referee.render.styles import TileStyle
 from referee.vision import Detection, FaceDown, TileReading, detect
-from referee.vision.evaluate import Totals, match, pairs, parse_truth
+from referee.vision.evaluate import Totals, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 
 REPO = Path(__file__).resolve().parents[1]
@@ -173,17 +173,8 @@ def run(image: np.ndarray) -> Detection:
 
 def nearest_pairs(found: list[Point], truth: list[Point], reach: float) -> list[tuple[int, int]]:
     """(found index, truth index) within ``reach``, one to one, nearest first."""
-    near = sorted((math.dist(f, t), i, j) for i, f in enumerate(found) for j, t in enumerate(truth)
-                  if math.dist(f, t) <= reach)
-    used_f: set[int] = set()
-    used_t: set[int] = set()
-    out = []
-    for _, i, j in near:
-        if i not in used_f and j not in used_t:
-            used_f.add(i)
-            used_t.add(j)
-            out.append((i, j))
-    return out
+    return one_to_one([(math.dist(f, t), i, j) for i, f in enumerate(found) for j, t in enumerate(truth)
+                       if math.dist(f, t) <= reach])
 
 
 def read_as(tile: TileReading, truth: Drawn) -> tuple[int, int]:

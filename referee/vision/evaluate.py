@@ -173,14 +173,18 @@ def pairs(detection: Detection, truth: Truth) -> list[tuple[int, int]]:
             gap = _dist(d.center, t.center)
             if gap <= reach:
                 near.append((gap, i, j))
-    near.sort()
-    used_d: set[int] = set()
-    used_t: set[int] = set()
+    return one_to_one(near)
+
+
+def one_to_one(near: list[tuple[float, int, int]]) -> list[tuple[int, int]]:
+    """Greedy one-to-one pairing of (gap, i, j) candidates, nearest first."""
+    used_i: set[int] = set()
+    used_j: set[int] = set()
     out = []
-    for _, i, j in near:
-        if i not in used_d and j not in used_t:
-            used_d.add(i)
-            used_t.add(j)
+    for _, i, j in sorted(near):
+        if i not in used_i and j not in used_j:
+            used_i.add(i)
+            used_j.add(j)
             out.append((i, j))
     return out
 
