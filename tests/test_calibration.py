@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import subprocess
 import sys
@@ -13,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import helpers
 import numpy as np
 import pytest
+from helpers import REPO, one_error_line
 
 from referee.render.camera import Camera, CameraSpec
 from referee.vision.calibrate import (
@@ -30,7 +31,6 @@ from referee.vision.config import ConfigError, VisionConfig
 from referee.vision.markers import MarkerSheet, load_sheet, marker_cells, sheet_svg
 from referee.vision.profile import Profile, load_profile, save_profile
 
-REPO = Path(__file__).resolve().parents[1]
 SHEET = MarkerSheet()
 CORNERS = np.array([(-300.0, -220.0), (300.0, -220.0), (300.0, 220.0), (-300.0, 220.0)])  # near left first
 LENS = dict(k1=-0.18, k2=0.03)
@@ -331,18 +331,7 @@ def test_make_sheet_is_deterministic_and_never_overwrites(tmp_path: Path) -> Non
 
 # -- referee calibrate -------------------------------------------------------------------------
 def referee(cwd: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-m", "referee.cli", "calibrate", *map(str, args)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
-
-
-def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    assert result.stdout == "" and "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
+    return helpers.referee("calibrate", *args, cwd=cwd, timeout=120)
 
 
 @pytest.fixture(scope="module")

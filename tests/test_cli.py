@@ -10,34 +10,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import helpers
 import pytest
+from helpers import REPO
 
 from referee.rules import Rules, Variant
 from referee.rules.bots import BOTS
 from referee.rules.simulate import match_record, simulate
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def referee(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m referee.cli ARGS`` with this interpreter, from the repository."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return subprocess.run(
-        [sys.executable, "-m", "referee.cli", *map(str, args)],
-        cwd=REPO, env=env, input=stdin, capture_output=True, text=True, timeout=120, check=False,
-    )
+    return helpers.referee(*args, stdin=stdin, timeout=120)
 
 
 def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
-    """The single line a user error prints on stderr (exit 2, nothing on stdout)."""
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert result.stderr.endswith("\n")
-    return lines[0]
+    """The single line a user error prints, ending in a newline."""
+    assert result.stderr.endswith("\n"), result.stderr
+    return helpers.one_error_line(result)
 
 
 def write(path: Path, data: Any) -> Path:

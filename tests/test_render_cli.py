@@ -3,42 +3,25 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import cv2
+import helpers
 import pytest
+from helpers import ok, one_error_line
 
 from referee.rules.check import check_record
 from referee.rules.record import parse_record
 
-REPO = Path(__file__).resolve().parents[1]
 SMALL = ["--size", "640x360"]
 TRUTH_KEYS = {"width", "height", "occluded", "tiles", "face_down", "layout", "scene"}
 
 
 def referee(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-m", "referee.cli", "render", *map(str, args)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=300, check=False)
-
-
-def ok(result: subprocess.CompletedProcess[str]) -> None:
-    assert result.returncode == 0, (result.returncode, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-
-
-def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
+    return helpers.referee("render", *args, timeout=300)
 
 
 def files(folder: Path) -> dict[str, bytes]:

@@ -9,7 +9,7 @@ detector, check within tolerances. Four kinds of frame:
 2. the same frames in other pixel formats, and inputs that are not frames at all;
 3. frames from the project's renderer (seeded, in process) and the sample sequences' arm frames:
    never a silent guess, a recall floor, occlusion;
-4. the labelled real photographs in ``../shared/real_photos`` (skipped when the folder is absent).
+4. the labelled real photographs in ``../shared/real_photos`` (see ``helpers.REAL``).
 
 Floors here are regression floors, set well below what the detector measured when they were
 written; the targets live in ``referee evaluate``. Never tune the detector to these tests.
@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from helpers import REAL, REAL_ABSENT, REPO
 
 from referee.render.generate import Options
 from referee.render.sprites import PIP_LAYOUT
@@ -39,9 +40,7 @@ from referee.vision import Detection, FaceDown, TileReading, detect
 from referee.vision.evaluate import Totals, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 
-REPO = Path(__file__).resolve().parents[1]
 SEQUENCES = REPO / "sample_images" / "sequences"
-REAL = Path(__file__).parents[1].parent / "shared" / "real_photos"
 
 Point = tuple[float, float]
 
@@ -382,7 +381,7 @@ HERZOG_8_FLOOR = 2
 
 def real_photos() -> list[Path]:
     if not REAL.is_dir():
-        pytest.skip(f"{REAL} is absent")
+        pytest.skip(REAL_ABSENT)
     photos = sorted(p for p in REAL.glob("*.jpeg") if p.with_suffix(".json").exists())
     assert photos, f"no labelled photos in {REAL}"
     return photos

@@ -9,16 +9,14 @@ import csv
 import dataclasses
 import io
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from helpers import REAL, REAL_ABSENT, REPO, one_error_line, referee
 
 from referee.vision.annotate import annotate
 from referee.vision.evaluate import (
@@ -38,12 +36,8 @@ from referee.vision.evaluate import (
 )
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
-REPO = Path(__file__).resolve().parents[1]
 STILLS = REPO / "sample_images" / "stills"
 SAMPLES = REPO / "sample_images"
-REAL = REPO.parent / "shared" / "real_photos"
-HAS_DETECT = (REPO / "referee" / "vision" / "detect.py").exists()
-needs_detect = pytest.mark.skipif(not HAS_DETECT, reason="referee/vision/detect.py is not written yet")
 
 
 def truth_of(name: str) -> dict[str, Any]:
@@ -202,7 +196,7 @@ def test_real_photo_labels_without_occluded_or_corners() -> None:
     assert (score.matched, score.right, score.false) == (2, 2, 0)
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/real_photos is not beside the checkout")
+@pytest.mark.skipif(not REAL.is_dir(), reason=REAL_ABSENT)
 def test_the_real_photo_labels_parse_and_score_perfectly_against_themselves() -> None:
     cases = find_cases(REAL)
     assert len(cases) >= 8 and sum(len(c.truth.tiles) for c in cases) >= 54
@@ -296,20 +290,6 @@ def test_annotate_takes_a_grey_frame_and_large_sizes() -> None:
 
 
 # -- the commands ------------------------------------------------------------------------------
-def referee(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-m", "referee.cli", *map(str, args)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-
-
-def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 def test_detect_a_missing_image(tmp_path: Path) -> None:
@@ -355,7 +335,6 @@ def test_evaluate_a_missing_dir_an_empty_dir_and_bad_truth(tmp_path: Path) -> No
     assert "one.json" in line and "tiles[0].pips" in line
 
 
-@needs_detect
 def test_detect_json_prints_one_document() -> None:
     result = referee("detect", "--json", STILLS / "line-201-0000.jpg")
     assert result.returncode == 0, result.stderr
@@ -366,7 +345,6 @@ def test_detect_json_prints_one_document() -> None:
     assert (doc["width"], doc["height"]) == (1920, 1080)
 
 
-@needs_detect
 def test_detect_several_images_one_line_each_and_annotations(tmp_path: Path) -> None:
     images = [STILLS / "line-201-0000.jpg", STILLS / "scattered-103-0000.jpg"]
     result = referee("detect", "--json", *images, "--annotate", tmp_path / "seen.png")
@@ -380,7 +358,6 @@ def test_detect_several_images_one_line_each_and_annotations(tmp_path: Path) -> 
     assert text.returncode == 0 and text.stdout.startswith(f"{images[0]}: ") and "face down" in text.stdout
 
 
-@needs_detect
 def test_evaluate_prints_lines_and_totals_and_writes_the_csv(tmp_path: Path) -> None:
     out = tmp_path / "scores.csv"
     result = referee("evaluate", STILLS, "--csv", out)
