@@ -162,6 +162,12 @@ class Colour:
         return np.sqrt(m, out=m)
 
 
+def _has_hole(blob: np.ndarray) -> bool:
+    """Whether a blob has a hole: a face has pips or a divider; a shadow has none."""
+    hierarchy = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
+    return hierarchy is not None and bool((hierarchy[0][:, 3] >= 0).any())
+
+
 def outline(blob: np.ndarray) -> np.ndarray:
     """The outer outline of a blob's pixels (what its hull and rectangle depend on)."""
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -198,9 +204,7 @@ def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...]) -> tuple
         if 0.75 * aspect < long / short < 1.3 * aspect:
             keep.append(int(i))
             lengths.append(float(long))
-            # A face has pips or a divider: holes in its blob. A shadow has none.
-            holes = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
-            if holes is not None and (holes[0][:, 3] >= 0).any():
+            if _has_hole(blob):
                 marked.append(int(i))
     return comp, stats, keep, lengths, marked
 
@@ -294,8 +298,7 @@ def _chain_colour(u: np.ndarray, classes: np.ndarray, aspect: float, close: np.n
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
             blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
-            holes = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
-            if area < 30 or holes is None or not (holes[0][:, 3] >= 0).any():
+            if area < 30 or not _has_hole(blob):
                 continue
             solid = blob.copy()
             cv2.drawContours(solid, cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
