@@ -60,7 +60,8 @@ class EventLog:
     """An append-only log of sessions and their events in the SQLite file ``path``.
 
     Several ``EventLog`` objects (in one process or several) may have the same file open; what
-    one appends, the others read.
+    one appends, the others read. One object belongs to the thread that opened it (as its SQLite
+    connection does): a second thread opens its own.
     """
 
     def __init__(self, path: str | Path) -> None:
