@@ -39,7 +39,8 @@ class Event:
     - ``draw``, ``pass``: ``player``.
     - ``blocked``: nothing more.
     - ``hand_end``: ``winner`` (seat or None for a tie or an unknown winner), ``points`` (the
-      award, None when hidden tiles make it unknowable).
+      award, None when hidden tiles make it unknowable), ``reveal`` (each seat's tiles as read
+      from the table, when they were).
     - ``match_end``: ``winners``, ``scores``.
     - ``unfollowed``: ``reason`` (what changed), ``tiles`` (the tiles involved).
     - ``undo``: ``reason`` (the kind of event taken back); ``correction``: ``tile`` (the tile as
@@ -57,6 +58,7 @@ class Event:
     winners: tuple[int, ...] | None = None
     scores: tuple[int, ...] | None = None
     tiles: tuple[str, ...] | None = None
+    reveal: tuple[tuple[str, ...], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"frame": self.frame, "event": self.kind.value}
@@ -66,7 +68,10 @@ class Event:
             value = getattr(self, field.name)
             if value is None and not (self.kind is Kind.HAND_END and field.name in ("winner", "points")):
                 continue
-            out[field.name] = list(value) if isinstance(value, tuple) else value
+            if field.name == "reveal" and value is not None:
+                out[field.name] = [list(v) for v in value]
+            else:
+                out[field.name] = list(value) if isinstance(value, tuple) else value
         return out
 
     @classmethod
@@ -94,10 +99,17 @@ class Event:
         for name, item in (("winners", int), ("scores", int), ("tiles", str)):
             value = data.get(name)
             if value is not None:
-                if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
+                if not isinstance(value, list) or not all(
+                        isinstance(v, item) and not isinstance(v, bool) for v in value):
                     raise ValueError(f"event {kind.value}: {name!r} must be a list of {item.__name__}")
                 kwargs[name] = tuple(value)
-        unknown = set(data) - {"frame", "event", *types, "winners", "scores", "tiles"}
+        reveal = data.get("reveal")
+        if reveal is not None:
+            if not isinstance(reveal, list) or not all(
+                    isinstance(seat, list) and all(isinstance(t, str) for t in seat) for seat in reveal):
+                raise ValueError(f"event {kind.value}: 'reveal' must be a list of lists of tiles")
+            kwargs["reveal"] = tuple(tuple(seat) for seat in reveal)
+        unknown = set(data) - {"frame", "event", *types, "winners", "scores", "tiles", "reveal"}
         if unknown:
             raise ValueError(f"event {kind.value}: unknown field {sorted(unknown)[0]!r}")
         return cls(frame, kind, **kwargs)
