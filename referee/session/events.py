@@ -66,7 +66,8 @@ class Event:
             if field.name in ("frame", "kind"):
                 continue
             value = getattr(self, field.name)
-            if value is None and not (self.kind is Kind.HAND_END and field.name in ("winner", "points")):
+            if value is None and not (self.kind is Kind.HAND_END and field.name in ("winner", "points")) and not (
+                    self.kind is Kind.PLAY and field.name == "end"):
                 continue
             if field.name == "reveal" and value is not None:
                 out[field.name] = [list(v) for v in value]

@@ -1,0 +1,395 @@
+"""The referee: from one stable table state to the next, what happened, judged by the rules.
+
+One new tile touching an open end is a play; the last tile played gone for good is a take-back;
+fewer face-down tiles are draws; several new tiles at once, or a tile that changed value, are
+reported as something the referee could not follow, and nothing is guessed. What a camera cannot
+see (a pass, a correction, an undo) comes in by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from referee.layout.geometry import Piece, contacts, piece
+from referee.rules import Hand, IllegalAction, Play, Rules, Tile
+from referee.rules.match import Match
+from referee.rules.scoring import Termination
+from referee.rules.state import Action
+from referee.rules.table import End
+from referee.session.ends import Placement, place
+from referee.session.events import Event, Kind
+from referee.session.reveal import assign_seats
+from referee.session.stabilise import StableState, StableTile
+
+
+@dataclasses.dataclass(frozen=True)
+class RefereeConfig:
+    """``opener``: the seat that lays the first tile of the match (a camera cannot see who
+    holds the highest double); ``takeback_states``: stable states the last tile must stay gone
+    before it counts as taken back; ``reach``/``middle``: contact tolerances in tile widths."""
+
+    opener: int = 0
+    takeback_states: int = 2
+    reach: float = 0.3
+    middle: float = 0.25
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.opener, int) or self.opener < 0:
+            raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
+        if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
+            raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
+
+
+class Referee:
+    """Follows a match from stable states (:meth:`observe`) and manual input (:meth:`pass_turn`,
+    :meth:`undo`, :meth:`correct`); every method returns the events it caused, in order."""
+
+    def __init__(self, rules: Rules, config: RefereeConfig | None = None) -> None:
+        self.rules = rules
+        self.config = config or RefereeConfig()
+        if self.config.opener >= rules.players:
+            raise ValueError(f"opener must be a seat from 0 to {rules.players - 1}, got {self.config.opener}")
+        self.match = Match(rules)
+        self.hand: Hand = self.match.new_hand()
+        self.history: list[Event] = []
+        self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
+        self.face_down: int | None = None
+        self.gone: dict[str, int] = {}
+        self.reported: set[tuple[str, ...]] = set()
+        self.waiting_reveal = False
+        self.over = False  # the hand is scored; waiting for the table to be cleared
+        self.last_frame = -1
+        self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
+        self._finished_line: list[str] = []
+
+    # -- what the rules know -----------------------------------------------------------------
+    def on_table(self) -> list[str]:
+        table = self.hand.table
+        names = [str(t) for arm in table.arms for t, _ in arm]
+        if table.opener is not None:
+            names.append(str(table.opener))
+        return names
+
+    def _seat(self) -> int:
+        turn = self.hand.turn
+        return self.config.opener if turn is None else turn
+
+    def _emit(self, events: list[Event], event: Event) -> None:
+        events.append(event)
+        self.history.append(event)
+
+    # -- stable states -----------------------------------------------------------------------
+    def observe(self, state: StableState) -> list[Event]:
+        events: list[Event] = []
+        self.last_frame = state.last
+        if self.match.is_over():
+            return events
+        if self.over:
+            if set(self._finished_line) & state.names():
+                return events  # the last hand's line is still on the table
+            self._new_hand()
+        if self.waiting_reveal:
+            self._reveal(state, events)
+            return events
+        pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
+        decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
+        table_names = self.on_table()
+        if self._changed(state, pieces, decided, table_names, events):
+            return events
+        self._draws(state, events)
+        if self.hand.is_over():
+            return events
+        self._takeback(state, pieces, decided, table_names, events)
+        self._plays(state, pieces, decided, events)
+        return events
+
+    def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:
+        for p in pieces:
+            if math.dist(p.centre, where.centre) < 0.5 * where.width:
+                return p
+        return None
+
+    def _changed(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
+                 events: list[Event]) -> bool:
+        """A table tile's place now shows another tile: report once, change nothing."""
+        changed = []
+        for name in table_names:
+            if name in decided or name not in self._last_seen:
+                continue
+            other = self._near(pieces, self._last_seen[name])
+            if other is not None and other.index in decided.values() and other.name not in (
+                    *table_names, *self.pending):
+                changed.append((name, _name(other.pips)))
+        if not changed:
+            for name in table_names:
+                if name in decided:
+                    self._last_seen[name] = pieces[decided[name]]
+            return False
+        key = ("changed_value", *sorted(f"{a}>{b}" for a, b in changed))
+        if key not in self.reported:
+            self.reported.add(key)
+            self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason="changed_value",
+                                     tiles=tuple(t for pair in changed for t in pair)))
+        return True
+
+    def _draws(self, state: StableState, events: list[Event]) -> None:
+        """Fewer face-down tiles than the last stable state, after the opening: draws by the
+        player to move (before the opening the deal takes tiles; those are not draws)."""
+        count = state.face_down
+        known = self.face_down
+        self.face_down = count
+        if known is None or count >= known or not self.hand.table.size or not self.rules.drawing:
+            return
+        for _ in range(known - count):
+            seat = self._seat()
+            try:
+                self.hand.draw(seat=seat, unseen=True)
+            except IllegalAction as error:
+                key = ("draw", str(state.frame))
+                if key not in self.reported:
+                    self.reported.add(key)
+                    self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason=f"draw_{error.reason.value}"))
+                return
+            self._emit(events, Event(state.frame, Kind.DRAW, player=seat))
+
+    def _takeback(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
+                  events: list[Event]) -> None:
+        """The last tile played, gone (its place empty) for ``takeback_states`` states: taken back."""
+        if not self.hand.move_count() or self.hand.move(-1).kind != "play":
+            self.gone.clear()
+            return
+        last = str(self.hand.move(-1).tile)
+        seen = self._last_seen.get(last)
+        if last in decided or seen is None or self._near(pieces, seen) is not None:
+            self.gone.pop(last, None)
+            return
+        self.gone[last] = self.gone.get(last, 0) + 1
+        if self.gone[last] >= self.config.takeback_states:
+            self.gone.pop(last)
+            self.hand.undo()
+            self._emit(events, Event(state.frame, Kind.UNDO, tile=last, reason="play"))
+
+    def _plays(self, state: StableState, pieces: list[Piece], decided: dict[str, int], events: list[Event]) -> None:
+        table_names = set(self.on_table())
+        for name in list(self.pending):
+            if name not in decided:
+                del self.pending[name]  # the illegal tile was taken back
+        known = [self._last_seen[n] for n in table_names if n in self._last_seen]
+        unknown_new = [p for p, t in zip(pieces, state.tiles, strict=True)
+                       if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)]
+        new = [pieces[i] for n, i in decided.items() if n not in table_names]
+        table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
+        if not table_names:
+            if unknown_new or len(new) != 1:
+                if len(new) > 1:
+                    self._unfollowed(state, "several_new_tiles", [p.name for p in new], events)
+                return
+            self._open(state, new[0], events)
+            return
+        found = contacts(pieces, self.config.reach, self.config.middle)
+        attempts = []
+        for p in new:
+            placement = place(self.hand.table, p, found, table_pieces)
+            if placement is None:
+                continue  # lying apart from the line: not a play
+            name = _name(p.pips)
+            if name in self.pending and self.pending[name] == placement.end:
+                continue  # still the same illegal tile, already reported
+            attempts.append((p, placement))
+        touching_unknown = [p for p in unknown_new if any(
+            c.tile == p.index or c.other == p.index for c in found
+            if {c.tile, c.other} & {q.index for q in table_pieces.values()})]
+        if touching_unknown:
+            return  # a new tile nobody can read yet: wait for a state that shows it clearly
+        if len(attempts) > 1:
+            self._unfollowed(state, "several_new_tiles", sorted(_name(p.pips) for p, _ in attempts), events)
+            return
+        if attempts:
+            self._play(state, *attempts[0], events)
+
+    def _unfollowed(self, state: StableState, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
+        key = (reason, *tiles)
+        if key not in self.reported:
+            self.reported.add(key)
+            self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason=reason, tiles=tuple(tiles)))
+
+    def _open(self, state: StableState, p: Piece, events: list[Event]) -> None:
+        seat = self._seat()
+        tile = Tile(*p.pips)
+        try:
+            points = self.hand.play(Play(tile), seat=seat)
+        except IllegalAction as error:
+            self.pending[str(tile)] = None
+            self._emit(events, Event(state.frame, Kind.ILLEGAL, tile=str(tile), reason=error.reason.value,
+                                     player=seat))
+            return
+        self._last_seen[str(tile)] = p
+        self._emit(events, Event(state.frame, Kind.PLAY, tile=str(tile), player=seat, points=points))
+        self._after_play(state, events)
+
+    def _play(self, state: StableState, p: Piece, placement: Placement, events: list[Event]) -> None:
+        seat = self._seat()
+        tile = Tile(*p.pips)
+        name = str(tile)
+        end = placement.end
+        reason = placement.reason
+        if end is not None and placement.touching is not None and not tile.is_double:
+            value = self.hand.table.values[[End.LEFT, End.RIGHT, End.UP, End.DOWN].index(end)]
+            if placement.touching != value and value in tile:
+                reason = "mismatch"  # laid the wrong way round: its other half faces the end
+        if reason is None and end is not None:
+            try:
+                points = self.hand.play(Play(tile, end), seat=seat)
+            except IllegalAction as error:
+                reason = error.reason.value
+            else:
+                self.pending.pop(name, None)
+                self._last_seen[name] = p
+                self._emit(events, Event(state.frame, Kind.PLAY, tile=name, end=end.value, player=seat,
+                                         points=points))
+                self._after_play(state, events)
+                return
+        if reason == "ambiguous_end":
+            self._unfollowed(state, "ambiguous_end", [name], events)
+            return
+        self.pending[name] = end
+        self._emit(events, Event(state.frame, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
+                                 reason=reason, player=seat))
+
+    def _after_play(self, state: StableState, events: list[Event]) -> None:
+        outcome = self.hand.outcome()
+        if outcome is None:
+            return
+        if outcome.termination is Termination.BLOCKED:
+            self._emit(events, Event(state.frame, Kind.BLOCKED))
+        if outcome.termination is Termination.TARGET:
+            self._finish(state.frame, events, None)
+        else:
+            self.waiting_reveal = True
+
+    # -- the end of a hand -------------------------------------------------------------------
+    def _reveal(self, state: StableState, events: list[Event]) -> None:
+        """The players' tiles laid face up apart from the line: once every tile still held is
+        read, score the hand."""
+        table_names = set(self.on_table())
+        shown = [t for t in state.tiles if t.decided and t.name not in table_names]
+        held = [self.hand.held_count(s) for s in range(self.rules.players)]
+        if sum(held) == 0:
+            self._finish(state.frame, events, [[] for _ in held])
+            return
+        if len(shown) != sum(held) or any(not t.decided for t in state.tiles if t.name not in table_names):
+            return
+        seats = assign_seats([t.reading for t in shown], held, (state.width, state.height))
+        if seats is None:
+            self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
+            return
+        self._finish(state.frame, events, [[_name(r.pips) for r in seat] for seat in seats])
+
+    def _finish(self, frame: int, events: list[Event], reveal: list[list[str]] | None) -> None:
+        if reveal is not None:
+            try:
+                for seat, tiles in enumerate(reveal):
+                    if self.hand.held_count(seat):
+                        self.hand.reveal(seat, [Tile.parse(t) for t in tiles])
+            except ValueError:
+                reveal = None
+        outcome = self.match.finish_hand()
+        self._finished_line = self.on_table()
+        self.waiting_reveal = False
+        self.over = True
+        self._emit(events, Event(frame, Kind.HAND_END, winner=None if outcome is None else outcome.winner,
+                                 points=None if outcome is None else outcome.points,
+                                 reveal=None if reveal is None else tuple(tuple(s) for s in reveal)))
+        if self.match.is_over():
+            self._emit(events, Event(frame, Kind.MATCH_END, winners=tuple(self.match.winners()),
+                                     scores=tuple(self.match.scores)))
+
+    def finish(self) -> list[Event]:
+        """The source ended: a hand waiting for its reveal is scored with what is known."""
+        events: list[Event] = []
+        if self.waiting_reveal:
+            self._finish(self.last_frame, events, None)
+        return events
+
+    def _new_hand(self) -> None:
+        self.hand = self.match.new_hand()
+        self.over = False
+        self.pending.clear()
+        self.gone.clear()
+        self.face_down = None
+        self._last_seen = {}
+
+    # -- by hand ------------------------------------------------------------------------------
+    def pass_turn(self, frame: int) -> list[Event]:
+        events: list[Event] = []
+        seat = self._seat()
+        try:
+            self.hand.pass_turn(seat)
+        except IllegalAction as error:
+            self._emit(events, Event(frame, Kind.ILLEGAL, reason=error.reason.value, player=seat))
+            return events
+        self._emit(events, Event(frame, Kind.PASS, player=seat))
+        outcome = self.hand.outcome()
+        if outcome is not None:
+            self._emit(events, Event(frame, Kind.BLOCKED))
+            self.waiting_reveal = True
+        return events
+
+    def undo(self, frame: int) -> list[Event]:
+        """Take back the last action of the hand (a play, a draw or a pass)."""
+        events: list[Event] = []
+        if self.over or not self.hand.move_count():
+            return events
+        action = self.hand.undo()
+        self.waiting_reveal = False
+        self._emit(events, Event(frame, Kind.UNDO, tile=None if action.tile is None else str(action.tile),
+                                 reason=action.kind, player=action.player))
+        return events
+
+    def correct(self, frame: int, old: str, new: str) -> list[Event]:
+        """A tile was misread: ``old`` on the table is really ``new``. The hand is rewound to
+        that play and replayed with the right tile; ``ValueError`` when that is not legal."""
+        events: list[Event] = []
+        wrong, right = Tile.parse(old), Tile.parse(new)
+        moves = self.hand.moves
+        index = next((i for i, m in enumerate(moves) if m.kind == "play" and m.tile is wrong), None)
+        if index is None:
+            raise ValueError(f"{old} is not on the table")
+        later = moves[index:]
+        order = self.hand.table.order
+        arms = order[len(order) - sum(1 for m in later if m.kind == "play"):]
+        for _ in later:
+            self.hand.undo()
+        try:
+            self._replay(later, arms, wrong, right)
+        except (IllegalAction, ValueError) as error:
+            while self.hand.move_count() > index:
+                self.hand.undo()
+            self._replay(later, arms, wrong, wrong)
+            raise ValueError(f"{new} cannot replace {old}: {error}") from None
+        if wrong_seen := self._last_seen.pop(old, None):
+            self._last_seen[new] = wrong_seen
+        self._emit(events, Event(frame, Kind.CORRECTION, tile=str(right), reason=str(wrong)))
+        return events
+
+    def _replay(self, actions: list[Action], arms: list[int], wrong: Tile, right: Tile) -> None:
+        plays = iter(arms)
+        for action in actions:
+            if action.kind == "play":
+                assert action.tile is not None
+                tile = right if action.tile is wrong else action.tile
+                i = next(plays)
+                end = None if i < 0 else [End.LEFT, End.RIGHT, End.UP, End.DOWN][i]
+                self.hand.play(Play(tile, end), seat=action.player)
+            elif action.kind == "draw":
+                self.hand.draw(seat=action.player, unseen=True)
+            else:
+                self.hand.pass_turn(action.player)
+
+
+def _name(pips: tuple[int, int]) -> str:
+    return f"{max(pips)}-{min(pips)}"
+
+
+__all__ = ["Referee", "RefereeConfig", "StableTile"]

@@ -1,0 +1,78 @@
+"""The end-of-hand reveal: whose tiles are whose. Each player lays the tiles still held face up
+in a row at their edge of the table; the rows are found as groups of nearby tiles and matched to
+the seats by how many tiles each seat holds, then by the edge each row lies at (seats go
+clockwise from the bottom edge of the frame: two players bottom and top; four bottom, left,
+top, right)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+from referee.vision.types import TileReading
+
+_EDGES = {2: [(0.0, 1.0), (0.0, -1.0)], 3: [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)],
+          4: [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)]}
+
+
+def _width(t: TileReading) -> float:
+    (x0, y0), (x1, y1) = t.halves
+    return max(math.hypot(x1 - x0, y1 - y0), 1.0)
+
+
+def groups(tiles: Sequence[TileReading], link: float = 2.0) -> list[list[int]]:
+    """Tiles joined when their centres are within ``link`` tile widths (single linkage)."""
+    n = len(tiles)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in itertools.combinations(range(n), 2):
+        reach = link * min(_width(tiles[i]), _width(tiles[j]))
+        if math.dist(tiles[i].center, tiles[j].center) <= reach:
+            parent[root(i)] = root(j)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(root(i), []).append(i)
+    return sorted(out.values())
+
+
+def assign_seats(tiles: Sequence[TileReading], held: Sequence[int],
+                 size: tuple[int, int]) -> list[list[TileReading]] | None:
+    """Each seat's revealed tiles, or None when the rows cannot be told apart."""
+    players = len(held)
+    holders = [s for s in range(players) if held[s] > 0]
+    if sum(held) != len(tiles):
+        return None
+    out: list[list[TileReading]] = [[] for _ in range(players)]
+    if len(holders) == 1:
+        out[holders[0]] = list(tiles)
+        return out
+    rows = groups(tiles)
+    if len(rows) != len(holders):
+        return None
+    cx, cy = size[0] / 2, size[1] / 2
+    edges = _EDGES.get(players)
+    best: tuple[float, tuple[int, ...]] | None = None
+    for seats in itertools.permutations(holders):
+        if any(len(row) != held[s] for row, s in zip(rows, seats, strict=True)):
+            continue
+        score = 0.0
+        if edges is not None:
+            for row, s in zip(rows, seats, strict=True):
+                x = sum(tiles[i].center[0] for i in row) / len(row) - cx
+                y = sum(tiles[i].center[1] for i in row) / len(row) - cy
+                norm = math.hypot(x, y) or 1.0
+                score += (x * edges[s][0] + y * edges[s][1]) / norm
+        if best is None or score > best[0]:
+            best = (score, seats)
+    if best is None:
+        return None
+    for row, s in zip(rows, best[1], strict=True):
+        out[s] = [tiles[i] for i in row]
+    return out

@@ -1,0 +1,164 @@
+"""From frames to stable table states: a state counts only when several consecutive frames
+without an arm over the table show the same tiles in the same places and the same number of
+face-down tiles; each tile's value is voted over those frames, so a flickering pip count cannot
+produce a move."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+
+from referee.vision.types import Detection, TileReading
+
+
+@dataclasses.dataclass(frozen=True)
+class StableTile:
+    """One tile of a stable state: its reading (the latest frame's geometry, oriented like the
+    voted value), whether the vote decided its value, and the votes it got."""
+
+    reading: TileReading
+    decided: bool
+    votes: int
+
+    @property
+    def name(self) -> str:
+        a, b = self.reading.pips
+        return f"{max(a, b)}-{min(a, b)}"
+
+
+@dataclasses.dataclass(frozen=True)
+class StableState:
+    """What the table shows, agreed by ``frames`` consecutive frames from ``frame`` (the first
+    frame that showed it) to ``last``."""
+
+    frame: int
+    last: int
+    frames: int
+    width: int
+    height: int
+    tiles: tuple[StableTile, ...]
+    face_down: int
+
+    def names(self) -> set[str]:
+        return {t.name for t in self.tiles if t.decided}
+
+    def detection(self) -> Detection:
+        """The state as one detection (undecided tiles marked uncertain), for the layout."""
+        tiles = tuple(dataclasses.replace(t.reading, uncertain=not t.decided) for t in self.tiles)
+        return Detection(self.width, self.height, False, tiles)
+
+
+@dataclasses.dataclass(frozen=True)
+class StabiliserConfig:
+    """``stable_frames``: consecutive agreeing frames a state needs; ``min_votes``: confident
+    readings a tile's value needs (and a strict majority); ``match``: how far (in tile widths)
+    a tile may move between frames and still be the same tile."""
+
+    stable_frames: int = 2
+    min_votes: int = 1
+    match: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
+            raise ValueError(f"stable_frames must be a whole number of frames >= 1, got {self.stable_frames!r}")
+        if not isinstance(self.min_votes, int) or self.min_votes < 1:
+            raise ValueError(f"min_votes must be a whole number >= 1, got {self.min_votes!r}")
+        if not (isinstance(self.match, (int, float)) and 0 < self.match < 2):
+            raise ValueError(f"match must be a number of tile widths between 0 and 2, got {self.match!r}")
+
+
+@dataclasses.dataclass
+class _Track:
+    readings: list[TileReading]
+
+
+def _width(t: TileReading) -> float:
+    (x0, y0), (x1, y1) = t.halves
+    return max(math.hypot(x1 - x0, y1 - y0), 1.0)
+
+
+def _key(pips: tuple[int, int]) -> tuple[int, int]:
+    return (max(pips), min(pips))
+
+
+class Stabiliser:
+    """Feed it every frame's detection; it returns a state when one becomes stable (and again
+    when more frames of the same state change a tile's voted value)."""
+
+    def __init__(self, config: StabiliserConfig | None = None) -> None:
+        self.config = config or StabiliserConfig()
+        self._run: list[tuple[int, Detection]] = []
+        self._tracks: list[_Track] = []
+        self._emitted: tuple[tuple[str, bool], ...] | None = None
+
+    def reset(self) -> None:
+        self._run, self._tracks, self._emitted = [], [], None
+
+    def feed(self, frame: int, detection: Detection) -> StableState | None:
+        if detection.occluded:
+            self.reset()
+            return None
+        if not self._same(detection):
+            self._run = []
+            self._tracks = [_Track([t]) for t in detection.tiles]
+            self._emitted = None
+        else:
+            self._extend(detection)
+        self._run.append((frame, detection))
+        if len(self._run) < self.config.stable_frames:
+            return None
+        state = self._state()
+        signature = tuple(sorted((t.name, t.decided) for t in state.tiles))
+        if signature == self._emitted:
+            return None
+        self._emitted = signature
+        return state
+
+    # -- agreeing --------------------------------------------------------------------------
+    def _pairs(self, detection: Detection) -> list[tuple[int, int]] | None:
+        """Each new tile's track, or None when the frame shows other tiles than the run."""
+        if not self._run or len(detection.tiles) != len(self._tracks):
+            return None
+        if len(detection.face_down) != len(self._run[-1][1].face_down):
+            return None
+        pairs: list[tuple[int, int]] = []
+        free = set(range(len(self._tracks)))
+        for i, t in enumerate(detection.tiles):
+            best, best_d = -1, self.config.match * _width(t)
+            for k in free:
+                c = self._tracks[k].readings[-1].center
+                d = math.dist(c, t.center)
+                if d <= best_d:
+                    best, best_d = k, d
+            if best < 0:
+                return None
+            free.discard(best)
+            pairs.append((i, best))
+        return pairs
+
+    def _same(self, detection: Detection) -> bool:
+        return self._pairs(detection) is not None
+
+    def _extend(self, detection: Detection) -> None:
+        pairs = self._pairs(detection)
+        assert pairs is not None
+        for i, k in pairs:
+            self._tracks[k].readings.append(detection.tiles[i])
+
+    def _state(self) -> StableState:
+        tiles = tuple(self._vote(track) for track in self._tracks)
+        first, last = self._run[0][0], self._run[-1][0]
+        latest = self._run[-1][1]
+        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, len(latest.face_down))
+
+    def _vote(self, track: _Track) -> StableTile:
+        votes = Counter(_key(r.pips) for r in track.readings if not r.uncertain)
+        latest = track.readings[-1]
+        ranked = votes.most_common(2)
+        if not ranked or ranked[0][1] < self.config.min_votes or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+            return StableTile(latest, False, ranked[0][1] if ranked else 0)
+        value, count = ranked[0]
+        # The latest confident reading of the winning value gives the geometry and orientation.
+        best = next(r for r in reversed(track.readings) if not r.uncertain and _key(r.pips) == value)
+        return StableTile(best, True, count)
