@@ -185,6 +185,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise UserError(f"--count must be at least 1, got {args.count}")
     if args.jpeg_quality is not None and not 30 <= args.jpeg_quality <= 100:
         raise UserError(f"--jpeg-quality must be between 30 and 100, got {args.jpeg_quality}")
+    if args.hold is not None and not 1 <= args.hold <= 60:
+        raise UserError(f"--hold must be between 1 and 60 frames, got {args.hold}")
     if not 0 <= args.tilt <= 20:
         raise UserError(f"--tilt must be between 0 and 20 degrees, got {args.tilt}")
     players = args.players if args.players is not None else (4 if args.variant == "partners" else 2)
@@ -200,7 +202,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         if args.kind == "sequence":
-            written = write_sequences(args.count, args.seed, out, options, args.illegal, progress.update)
+            written = write_sequences(args.count, args.seed, out, options, args.illegal, progress.update, args.hold)
         else:
             written = write_stills(args.kind, args.count, args.seed, out, options, progress.update)
     except OutputExists as error:
@@ -263,12 +265,17 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument("--max-pips", type=int, choices=[6, 9], default=6)
     ren.add_argument("--jpeg-quality", type=int, help="the camera's JPEG quality (default: drawn, 72-95)")
     ren.add_argument("--illegal", action="store_true", help="sequence: one illegal tile put down and taken back")
+    ren.add_argument("--hold", type=int, help="sequence: frames of every table state (default 2, 1 after a draw)")
     ren.add_argument("--quiet", action="store_true", help="no progress bar")
     ren.set_defaults(func=cmd_render)
     from referee import cli_vision
     cli_vision.add_parsers(sub)
     from referee import cli_calibrate
     cli_calibrate.add_parser(sub)
+    from referee import cli_session
+    cli_session.add_parsers(sub)
+    from referee import cli_hands
+    cli_hands.add_parser(sub)
     return parser
 
 

@@ -58,13 +58,15 @@ def write_stills(kind: str, count: int, seed: int, out: Path, options: Options,
 
 
 def write_sequences(count: int, seed: int, out: Path, options: Options, illegal: bool,
-                    progress: Callable[[int], None] | None = None) -> list[Path]:
-    """Render ``count`` whole hands, each into its own folder with a sequence.json."""
+                    progress: Callable[[int], None] | None = None, hold: int | None = None) -> list[Path]:
+    """Render ``count`` whole hands, each into its own folder with a sequence.json. ``hold``:
+    frames of every table state (as a camera sees it for a while); default 2, and 1 after a
+    draw or a take-back."""
     folders = [out / f"sequence-{seed}-{i:03d}" for i in range(count)]
     _check_free(folders)
     for i, folder in enumerate(folders):
         rng = np.random.default_rng([seed, i])
-        plan = plan_hand(rng, options, illegal=illegal)
+        plan = plan_hand(rng, options, illegal=illegal, hold=hold)
         folder.mkdir(parents=True)
         frames = []
         for n, (image, truth) in enumerate(render_plan(plan, rng)):

@@ -70,18 +70,20 @@ class _Step:
 
 
 def plan_hand(rng: np.random.Generator, options: Options, illegal: bool = False,
-              stable_frames: int = 2, attempts: int = 20) -> Plan:
+              stable_frames: int = 2, attempts: int = 20, hold: int | None = None) -> Plan:
     """Play a hand with the bots and plan its frames and events. With ``illegal`` one player
     puts a tile on an end it does not match and takes it back (hands too short for that are
-    dealt again)."""
+    dealt again). ``hold`` frames of every state, when given, replace ``stable_frames`` (and
+    the single frame after a draw or a take-back)."""
     for _ in range(attempts):
-        plan = _plan_once(rng, options, illegal, stable_frames)
+        plan = _plan_once(rng, options, illegal, stable_frames if hold is None else hold, hold is not None)
         if plan is not None:
             return plan
     raise ValueError(f"no hand of {options.variant} in {attempts} deals had room for an illegal placement")
 
 
-def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable_frames: int) -> Plan | None:
+def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable_frames: int,
+               hold_all: bool = False) -> Plan | None:
     setting = draw_setting(rng, options)
     rules = rules_for(options)
     bots_rng = random_seed(rng)
@@ -142,7 +144,8 @@ def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable
     outcome = hand.outcome()
     assert outcome is not None
     # Pass 2: the frames, with an arm over the table before each change.
-    frames, events, last_stable = _frames(setting, steps, pile_poses, reveal, rules.players, rng, stable_frames)
+    frames, events, last_stable = _frames(setting, steps, pile_poses, reveal, rules.players, rng, stable_frames,
+                                          stable_frames if hold_all else 1)
     if outcome.result() == "blocked":
         events.append({"frame": last_stable, "event": "blocked"})
     reveal_frame = len(frames) - stable_frames
@@ -159,9 +162,11 @@ def _plan_once(rng: np.random.Generator, options: Options, illegal: bool, stable
 
 
 def _frames(setting: Setting, steps: list[_Step], pile: list[TilePose], reveal: list[TilePose], players: int,
-            rng: np.random.Generator, stable_frames: int) -> tuple[list[Frame], list[dict[str, Any]], int]:
-    """Every frame of the hand (stable frames after each change, an arm frame before it), the
-    events, and the last stable frame before the reveal."""
+            rng: np.random.Generator, stable_frames: int,
+            brief: int = 1) -> tuple[list[Frame], list[dict[str, Any]], int]:
+    """Every frame of the hand (stable frames after each change, ``brief`` after a draw or a
+    take-back, an arm frame before each), the events, and the last stable frame before the
+    reveal."""
     frames: list[Frame] = []
     events: list[dict[str, Any]] = []
     line: list[TilePose] = []
@@ -190,14 +195,14 @@ def _frames(setting: Setting, steps: list[_Step], pile: list[TilePose], reveal: 
             shot(arm_at=(step.pose.x, step.pose.y))
             frame = shot((step.pose,), count=stable_frames)
             shot(arm_at=(step.pose.x, step.pose.y))
-            shot()
+            shot(count=brief)
             events.append({"frame": frame, "event": "illegal", "tile": step.tile, "reason": step.reason,
                            "player": step.seat})
         elif step.kind == "draw":
             taken = _nearest_face_down(pile, step.seat, players)
             shot(arm_at=(taken.x, taken.y))
             pile.remove(taken)
-            frame = shot()
+            frame = shot(count=brief)
             events.append({"frame": frame, "event": "draw", "player": step.seat})
         else:
             events.append({"frame": len(frames) - 1, "event": "pass", "player": step.seat})

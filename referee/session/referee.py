@@ -305,6 +305,17 @@ class Referee:
             self._emit(events, Event(frame, Kind.MATCH_END, winners=tuple(self.match.winners()),
                                      scores=tuple(self.match.scores)))
 
+    def finish_logged(self, event: Event) -> None:
+        """Score the hand as a logged ``hand_end`` did (on resume), from its reveal."""
+        if event.reveal is not None:
+            for seat, tiles in enumerate(event.reveal):
+                if self.hand.held_count(seat) and len(tiles) == self.hand.held_count(seat):
+                    self.hand.reveal(seat, [Tile.parse(t) for t in tiles])
+        self.match.finish_hand()
+        self._finished_line = self.on_table()
+        self.waiting_reveal = False
+        self.over = True
+
     def finish(self) -> list[Event]:
         """The source ended: a hand waiting for its reveal is scored with what is known."""
         events: list[Event] = []

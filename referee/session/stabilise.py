@@ -1,7 +1,7 @@
 """From frames to stable table states: a state counts only when several consecutive frames
-without an arm over the table show the same tiles in the same places and the same number of
-face-down tiles; each tile's value is voted over those frames, so a flickering pip count cannot
-produce a move."""
+without an arm over the table show the same face-up tiles in the same places; each tile's value
+is voted over those frames, so a flickering pip count cannot produce a move, and the number of
+face-down tiles is the median over them."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ class Stabiliser:
         self.config = config or StabiliserConfig()
         self._run: list[tuple[int, Detection]] = []
         self._tracks: list[_Track] = []
-        self._emitted: tuple[tuple[str, bool], ...] | None = None
+        self._emitted: tuple[tuple[str, bool | int], ...] | None = None
 
     def reset(self) -> None:
         self._run, self._tracks, self._emitted = [], [], None
@@ -109,7 +109,7 @@ class Stabiliser:
         if len(self._run) < self.config.stable_frames:
             return None
         state = self._state()
-        signature = tuple(sorted((t.name, t.decided) for t in state.tiles))
+        signature = (*sorted((t.name, t.decided) for t in state.tiles), ("face_down", state.face_down))
         if signature == self._emitted:
             return None
         self._emitted = signature
@@ -119,8 +119,6 @@ class Stabiliser:
     def _pairs(self, detection: Detection) -> list[tuple[int, int]] | None:
         """Each new tile's track, or None when the frame shows other tiles than the run."""
         if not self._run or len(detection.tiles) != len(self._tracks):
-            return None
-        if len(detection.face_down) != len(self._run[-1][1].face_down):
             return None
         pairs: list[tuple[int, int]] = []
         free = set(range(len(self._tracks)))
@@ -150,7 +148,9 @@ class Stabiliser:
         tiles = tuple(self._vote(track) for track in self._tracks)
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
-        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, len(latest.face_down))
+        counts = sorted(len(d.face_down) for _, d in self._run)
+        median = counts[(len(counts) - 1) // 2]
+        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, median)
 
     def _vote(self, track: _Track) -> StableTile:
         votes = Counter(_key(r.pips) for r in track.readings if not r.uncertain)

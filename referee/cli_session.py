@@ -1,0 +1,289 @@
+"""``referee replay``, ``referee watch`` and ``referee demo``: the live referee's commands, hooked
+into ``referee.cli.build_parser`` by ``add_parsers``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.session.events import Event
+    from referee.session.loop import Input, Session
+    from referee.vision.types import Detection
+
+REPO = Path(__file__).resolve().parent.parent
+DEMO = REPO / "sample_images" / "sequences" / "sequence-11-000"
+
+
+def _user_error(message: str) -> Exception:
+    from referee.cli import UserError
+    return UserError(message)
+
+
+def default_log() -> Path:
+    """The event log in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "domino-referee" / "events.sqlite"
+
+
+def _printer(as_json: bool, names: list[str] | None) -> Callable[[Event, str | None], None]:
+    def show(event: Event, text: str | None) -> None:
+        if as_json:
+            print(json.dumps(event.to_json(), ensure_ascii=False), flush=True)
+            return
+        data = event.to_json()
+        details = " ".join(f"{k}={v}" for k, v in data.items() if k not in ("frame", "event"))
+        print(f"frame {event.frame:>5}  {event.kind.value:<10} {details}", flush=True)
+        if text:
+            print(f"             » {text}", flush=True)
+    return show
+
+
+def _inputs(path: str | None) -> dict[int, list[Input]]:
+    from referee.session.loop import Input
+    out: dict[int, list[Input]] = {}
+    if path is None:
+        return out
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise _user_error(f"cannot read inputs {path}: {getattr(error, 'strerror', None) or error}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = Input.from_json(json.loads(line))
+        except (json.JSONDecodeError, ValueError, AttributeError) as error:
+            raise _user_error(f"{path} line {number}: {error}") from None
+        out.setdefault(item.frame, []).append(item)
+    return out
+
+
+def _detector(args: argparse.Namespace) -> Callable[[Any], Detection]:
+    from referee.cli_vision import _detector as make
+    from referee.cli_vision import _settings
+    config, profile = _settings(args)
+    return make(config, profile)
+
+
+def _session(args: argparse.Namespace, live: bool) -> Session:
+    from referee.cli import rules_from_args
+    from referee.session.eventlog import EventLog, EventLogError
+    from referee.session.loop import Session
+    from referee.session.phrases import Phrases
+    from referee.session.referee import RefereeConfig
+    from referee.session.stabilise import StabiliserConfig
+
+    rules = rules_from_args(args)
+    try:
+        phrases = Phrases.load(args.lang)
+        referee_config = RefereeConfig(opener=args.opener)
+        stabiliser = StabiliserConfig(stable_frames=args.stable_frames)
+    except ValueError as error:
+        raise _user_error(str(error)) from None
+    if args.opener >= rules.players:
+        raise _user_error(f"--opener must be a seat from 0 to {rules.players - 1}, got {args.opener}")
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    log = None
+    if args.log or live:
+        path = Path(args.log) if args.log else default_log()
+        if not args.log:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            log = EventLog(path)
+        except EventLogError as error:
+            raise _user_error(str(error)) from None
+    elif args.resume:
+        raise _user_error("--resume needs the event log to resume from (--log PATH)")
+    detect = (lambda image: image) if getattr(args, "from_json", False) else _detector(args)
+    settings = {"source": args.source_spec, "language": args.lang, "opener": args.opener, "names": names}
+    try:
+        return Session(rules, detect, log=log, settings=settings, resume=args.resume, referee_config=referee_config,
+                       stabiliser=stabiliser, phrases=phrases, names=names,
+                       announce=_printer(args.json, names))
+    except EventLogError as error:
+        raise _user_error(str(error)) from None
+    except ValueError as error:
+        raise _user_error(f"cannot resume from {args.log}: {error}") from None
+
+
+def json_frames(folder: Path) -> Iterator[tuple[int, Detection]]:
+    """The detection saved beside each frame (``--from-json``: the renderer's truth, or saved
+    ``referee detect --json`` output)."""
+    from referee.session.sources import FolderSource, SourceError
+    from referee.vision.types import Detection
+    try:
+        source = FolderSource(folder)
+    except SourceError as error:
+        raise _user_error(str(error)) from None
+    for index, path in zip(source.indices, source.files, strict=True):
+        truth = path.with_suffix(".json")
+        try:
+            data = json.loads(truth.read_text(encoding="utf-8"))
+            yield index, Detection.from_json(data)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise _user_error(f"detection {truth}: {error}") from None
+
+
+def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
+    from referee.session.sources import SourceError, open_source
+    if getattr(args, "from_json", False):
+        yield from json_frames(Path(args.source_spec))
+        return
+    try:
+        source = open_source(args.source_spec)
+        with source:
+            for frame in source:
+                yield frame.index, frame.image
+    except SourceError as error:
+        raise _user_error(str(error)) from None
+
+
+def run(args: argparse.Namespace, live: bool = False) -> int:
+    from referee.session.sources import SourceError
+    session = _session(args, live)
+    inputs = _inputs(getattr(args, "inputs", None))
+    keys: queue.Queue[str] = queue.Queue()
+    if live and sys.stdin.isatty():
+        threading.Thread(target=_read_keys, args=(keys,), daemon=True).start()
+    start = session.resumed_from
+    try:
+        for index, image in _frames(args):
+            if index <= start:
+                continue
+            if getattr(args, "from_json", False):
+                session.frame(index, detection=image)
+            else:
+                session.frame(index, image)
+            for item in inputs.get(index, []):
+                _apply(session, item)
+            if _keys(session, keys, index):
+                break
+    except SourceError as error:
+        raise _user_error(str(error)) from None
+    session.finish()
+    return 0
+
+
+def _apply(session: Session, item: Input) -> None:
+    try:
+        session.manual(item)
+    except ValueError as error:
+        print(f"referee: {error}", file=sys.stderr)
+
+
+def _read_keys(keys: queue.Queue[str]) -> None:
+    for line in sys.stdin:
+        keys.put(line.strip())
+
+
+def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
+    """Apply keys typed in ``watch``: p (pass), u (undo), c OLD NEW (correct), q (quit)."""
+    from referee.session.loop import Input
+    while not keys.empty():
+        words = keys.get().split()
+        if not words:
+            continue
+        if words[0] == "q":
+            return True
+        if words[0] in ("p", "u") and len(words) == 1:
+            _apply(session, Input(frame, "pass" if words[0] == "p" else "undo"))
+        elif words[0] == "c" and len(words) == 3:
+            _apply(session, Input(frame, "correct", words[1], words[2]))
+        else:
+            print("keys: p = pass, u = undo the last event, c OLD NEW = correct a misread tile, q = quit",
+                  file=sys.stderr)
+    return False
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    args.source_spec = args.source
+    if not Path(args.source).exists():
+        raise _user_error(f"{args.source} does not exist (give a folder of frames or a video file)")
+    return run(args)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    if (args.camera is None) == (args.source is None):
+        raise _user_error("give one of --camera 0|1|...|pi or --source PATH")
+    args.source_spec = args.camera if args.camera is not None else args.source
+    if not sys.stdin.isatty():
+        print("referee watch: keys need a terminal; reading none", file=sys.stderr)
+    else:
+        print("keys: p = pass, u = undo, c OLD NEW = correct a misread tile, q = quit", file=sys.stderr)
+    return run(args, live=True)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    sequence = DEMO / "sequence.json"
+    try:
+        data = json.loads(sequence.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise _user_error(f"the sample hand {sequence} cannot be read: {error}") from None
+    hand = data["hands"][0]
+    args.source = args.source_spec = str(DEMO)
+    args.variant, args.players = data["variant"], data["players"]
+    args.opener = hand["actions"][0]["player"]  # who opened: told to the referee, as at a table
+    for name in ("hand_size", "target", "max_pips", "keep_in_boneyard", "draw_count", "first_player",
+                 "blocked_scoring", "spinner"):
+        setattr(args, name, None)
+    args.draw_when_able = False
+    if not args.json:
+        print(f"Replaying the sample hand in {DEMO.relative_to(REPO)} ({data['variant']}, {data['players']} players, "
+              f"{len(data['frames'])} frames) through vision, layout, the referee and the rules.", flush=True)
+    return run(args)
+
+
+def _common(p: argparse.ArgumentParser, house: bool = True) -> None:
+    from referee.rules import Variant
+    from referee.rules.variants import BlockedScoring
+    p.add_argument("--json", action="store_true", help="one JSON event per line")
+    p.add_argument("--lang", default="pl", help="language of the announcements: pl, en, da, sv (default pl)")
+    p.add_argument("--names", help="players' names by seat, comma-separated")
+    p.add_argument("--calibration", metavar="PROFILE", help="calibration profile (referee calibrate)")
+    p.add_argument("--config", metavar="FILE", help="vision config file (JSON)")
+    p.add_argument("--stable-frames", type=int, default=2, help="agreeing frames a table state needs (default 2)")
+    if not house:
+        return
+    p.add_argument("--variant", choices=[v.value for v in Variant], default="fives")
+    p.add_argument("--players", type=int)
+    p.add_argument("--opener", type=int, default=0, help="seat that lays the first tile (default 0)")
+    p.add_argument("--log", metavar="PATH", help="SQLite event log (watch: in the user's data folder by default)")
+    p.add_argument("--resume", action="store_true", help="continue the last session of the event log")
+    g = p.add_argument_group("house rules")
+    g.add_argument("--hand-size", type=int)
+    g.add_argument("--target", type=int)
+    g.add_argument("--max-pips", type=int, choices=[6, 9, 12])
+    g.add_argument("--draw-when-able", action="store_true")
+    g.add_argument("--keep-in-boneyard", type=int)
+    g.add_argument("--blocked-scoring", choices=[b.value for b in BlockedScoring])
+    g.add_argument("--draw-count", type=int)
+    g.add_argument("--first-player", type=int)
+    g.add_argument("--spinner", action=argparse.BooleanOptionalAction, default=None)
+
+
+def add_parsers(sub: Any) -> None:
+    rep = sub.add_parser("replay", help="referee recorded frames (a folder or a video) through the whole pipeline")
+    rep.add_argument("source", metavar="FRAMES_DIR|VIDEO")
+    rep.add_argument("--inputs", metavar="FILE", help="what was entered by hand: JSON lines "
+                     '{"frame": N, "input": "pass"|"undo"|"correct", "old": "6-4", "new": "6-5"}')
+    rep.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON file "
+                     "beside it (the renderer's truth, or saved referee detect --json output) instead of vision")
+    _common(rep)
+    rep.set_defaults(func=cmd_replay)
+    watch = sub.add_parser("watch", help="referee a live table from a camera")
+    watch.add_argument("--camera", help="webcam number (0, 1, ...) or pi for the Raspberry Pi camera")
+    watch.add_argument("--source", help="a folder of frames or a video instead of a camera")
+    _common(watch)
+    watch.set_defaults(func=cmd_watch)
+    demo = sub.add_parser("demo", help="replay the bundled sample hand through the whole pipeline (no camera)")
+    demo.add_argument("--log", metavar="PATH", help="also write the events to this SQLite log")
+    _common(demo, house=False)
+    demo.set_defaults(func=cmd_demo, resume=False, from_json=False, inputs=None)

@@ -1,0 +1,171 @@
+"""The live loop: frames -> detections -> stable states -> the referee's events -> the event log
+-> announcements. Every event is appended to the log (committed) before it is announced, and
+marked announced after; a resumed session first announces what a crash left unsaid, then goes on
+from the hand as the log left it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from referee.rules import IllegalAction, Play, Rules, Tile, Variant
+from referee.rules.table import End
+from referee.rules.variants import BlockedScoring
+from referee.session.eventlog import EventLog
+from referee.session.events import Event, Kind
+from referee.session.phrases import Phrases
+from referee.session.referee import Referee, RefereeConfig
+from referee.session.stabilise import Stabiliser, StabiliserConfig
+from referee.vision.types import Detection
+
+Announce = Callable[[Event, str | None], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class Input:
+    """Something entered by hand at ``frame``: "pass", "undo", or "correct" (``old`` -> ``new``)."""
+
+    frame: int
+    action: str
+    old: str | None = None
+    new: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.action not in ("pass", "undo", "correct"):
+            raise ValueError(f"unknown input {self.action!r} (pass, undo or correct)")
+        if self.action == "correct" and not (self.old and self.new):
+            raise ValueError("a correction needs the tile as read and as it is, e.g. 6-4 6-5")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Input:
+        frame, action = data.get("frame"), data.get("input")
+        if not isinstance(frame, int) or isinstance(frame, bool):
+            raise ValueError(f"'frame' must be an integer, got {frame!r}")
+        if not isinstance(action, str):
+            raise ValueError(f"'input' must be pass, undo or correct, got {action!r}")
+        old, new = data.get("old"), data.get("new")
+        return cls(frame, action, old if isinstance(old, str) else None, new if isinstance(new, str) else None)
+
+
+def settings_rules(settings: Mapping[str, Any]) -> Rules:
+    """The rules a session's settings name (what the log keeps for --resume)."""
+    options: dict[str, Any] = {"variant": Variant(settings.get("variant", "fives"))}
+    for name in ("players", "hand_size", "target", "max_pips", "keep_in_boneyard", "draw_count", "spinner",
+                 "draw_when_able", "first_player"):
+        if settings.get(name) is not None:
+            options[name] = settings[name]
+    if settings.get("blocked_scoring") is not None:
+        options["blocked_scoring"] = BlockedScoring(settings["blocked_scoring"])
+    return Rules(**options)
+
+
+def rules_settings(rules: Rules) -> dict[str, Any]:
+    return {"variant": rules.variant.value, "players": rules.players, "hand_size": rules.hand_size,
+            "target": rules.target, "max_pips": rules.max_pips, "keep_in_boneyard": rules.keep_in_boneyard,
+            "draw_count": rules.draw_count, "spinner": rules.spinner, "draw_when_able": rules.draw_when_able,
+            "first_player": rules.first_player,
+            "blocked_scoring": None if rules.blocked_scoring is None else rules.blocked_scoring.value}
+
+
+def restore(referee: Referee, events: Iterable[Event]) -> None:
+    """Bring a fresh referee to where a logged session left off, without announcing anything."""
+    for event in events:
+        hand = referee.hand
+        kind = event.kind
+        if kind is Kind.PLAY and event.tile is not None:
+            end = None if event.end is None else End(event.end)
+            hand.play(Play(Tile.parse(event.tile), end), seat=event.player)
+            if hand.is_over() and hand.outcome() is not None:
+                referee.waiting_reveal = True
+        elif kind is Kind.ILLEGAL and event.tile is not None:
+            referee.pending[event.tile] = None if event.end is None else End(event.end)
+        elif kind is Kind.DRAW:
+            hand.draw(seat=event.player, unseen=True)
+        elif kind is Kind.PASS:
+            hand.pass_turn(event.player)
+            if hand.is_over():
+                referee.waiting_reveal = True
+        elif kind is Kind.UNDO:
+            if hand.move_count():
+                hand.undo()
+            referee.waiting_reveal = False
+        elif kind is Kind.CORRECTION and event.tile and event.reason:
+            referee.correct(event.frame, event.reason, event.tile)
+            referee.history.pop()
+        elif kind is Kind.HAND_END:
+            referee.finish_logged(event)
+        elif kind is Kind.UNFOLLOWED:
+            referee.reported.add((event.reason or "", *(event.tiles or ())))
+        referee.history.append(event)
+        referee.last_frame = max(referee.last_frame, event.frame)
+
+
+class Session:
+    """One referee fed by frames and by hand, writing to an event log and announcing."""
+
+    def __init__(self, rules: Rules, detect: Callable[[Any], Detection], *, log: EventLog | None = None,
+                 settings: Mapping[str, Any] | None = None, resume: bool = False,
+                 referee_config: RefereeConfig | None = None, stabiliser: StabiliserConfig | None = None,
+                 phrases: Phrases | None = None, names: Sequence[str] | None = None,
+                 announce: Announce | None = None) -> None:
+        self.detect = detect
+        self.referee = Referee(rules, referee_config)
+        self.stabiliser = Stabiliser(stabiliser)
+        self.log = log
+        self.phrases = phrases or Phrases.load("pl")
+        self.names = names
+        self.announce = announce or (lambda event, text: None)
+        self.events: list[Event] = []
+        self.resumed_from = -1
+        self.session_id: int | None = None
+        if log is not None:
+            latest = log.latest_session() if resume else None
+            if latest is not None:
+                self.session_id = latest[0]
+                logged = log.events(self.session_id)
+                restore(self.referee, [e for _, e, _ in logged])
+                self.events = [e for _, e, _ in logged]
+                self.resumed_from = max((e.frame for e in self.events), default=-1)
+                for seq, event in log.unannounced(self.session_id):
+                    self._say(event, seq)
+            else:
+                self.session_id = log.start_session({**rules_settings(rules), **(settings or {})})
+
+    def _say(self, event: Event, seq: int | None) -> None:
+        self.announce(event, self.phrases.say(event, self.names))
+        if self.log is not None and self.session_id is not None and seq is not None:
+            self.log.mark_announced(self.session_id, seq)
+
+    def _handle(self, events: Iterable[Event]) -> list[Event]:
+        out = list(events)
+        for event in out:
+            seq = None
+            if self.log is not None and self.session_id is not None:
+                seq = self.log.append(self.session_id, event)  # saved before it is said
+            self.events.append(event)
+            self._say(event, seq)
+        return out
+
+    def frame(self, index: int, image: Any = None, detection: Detection | None = None) -> list[Event]:
+        """Feed one frame (an image, or its detection when already known)."""
+        found = detection if detection is not None else self.detect(image)
+        state = self.stabiliser.feed(index, found)
+        if state is None:
+            return []
+        return self._handle(self.referee.observe(state))
+
+    def manual(self, item: Input) -> list[Event]:
+        ref = self.referee
+        if item.action == "pass":
+            return self._handle(ref.pass_turn(item.frame))
+        if item.action == "undo":
+            return self._handle(ref.undo(item.frame))
+        assert item.old is not None and item.new is not None
+        try:
+            return self._handle(ref.correct(item.frame, item.old, item.new))
+        except (ValueError, IllegalAction) as error:
+            raise ValueError(f"correction {item.old} -> {item.new}: {error}") from None
+
+    def finish(self) -> list[Event]:
+        return self._handle(self.referee.finish())
