@@ -2,7 +2,8 @@
 ``sequence.json``), scored against the events each should produce; one CSV row per hand.
 
 What a camera cannot see is given to the referee as a person at the table would: who lays the
-first tile, and each pass (from the hand's own events, at their frames)."""
+first tile, each pass (from the hand's own events, at their frames), and where each seat is in
+the frame (from the rendered camera, as the person who mounted it would say with ``--seats``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def find_hands(root: Path) -> list[Path]:
 def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, Any]:
     """Referee one rendered hand; its score row (raises ValueError for a bad folder)."""
     from referee.cli_session import json_frames
+    from referee.render.truth import camera_from_params, seat_angles
     from referee.rules import Rules, Variant
     from referee.rules.variants import BlockedScoring
     from referee.session.loop import Input, Session
@@ -53,7 +55,12 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
     for e in truth:
         if e["event"] == "pass":
             passes.setdefault(e["frame"], []).append(Input(e["frame"], "pass"))
-    session = Session(rules, detect, referee_config=RefereeConfig(opener=opener),
+    camera = data.get("scene", {}).get("camera")
+    first = path / "frame-0000.json"
+    if camera is None and first.is_file():  # hands rendered before sequence.json kept the camera
+        camera = json.loads(first.read_text(encoding="utf-8")).get("scene", {}).get("camera")
+    seats = None if camera is None else seat_angles(camera_from_params(camera), rules.players)
+    session = Session(rules, detect, referee_config=RefereeConfig(opener=opener, seats=seats),
                       stabiliser=StabiliserConfig(stable_frames=stable_frames))
     start = time.perf_counter()
     frames = 0

@@ -66,6 +66,23 @@ def _inputs(path: str | None) -> dict[int, list[Input]]:
     return out
 
 
+_EDGE_ANGLES = {"right": 0.0, "bottom": 90.0, "left": 180.0, "top": 270.0}
+
+
+def _seats(text: str | None) -> tuple[float, ...] | None:
+    """``--seats bottom,top`` or degrees (0 right, 90 down) for each seat in turn."""
+    if text is None:
+        return None
+    out = []
+    for word in text.split(","):
+        word = word.strip().lower()
+        try:
+            out.append(_EDGE_ANGLES[word] if word in _EDGE_ANGLES else float(word) % 360.0)
+        except ValueError:
+            raise _user_error(f"--seats: {word!r} is not an edge (bottom, left, top, right) or degrees") from None
+    return tuple(out)
+
+
 def _detector(args: argparse.Namespace) -> Callable[[Any], Detection]:
     from referee.cli_vision import _detector as make
     from referee.cli_vision import _settings
@@ -84,7 +101,7 @@ def _session(args: argparse.Namespace, live: bool) -> Session:
     rules = rules_from_args(args)
     try:
         phrases = Phrases.load(args.lang)
-        referee_config = RefereeConfig(opener=args.opener)
+        referee_config = RefereeConfig(opener=args.opener, seats=_seats(args.seats))
         stabiliser = StabiliserConfig(stable_frames=args.stable_frames)
     except ValueError as error:
         raise _user_error(str(error)) from None
@@ -255,6 +272,8 @@ def _common(p: argparse.ArgumentParser, house: bool = True) -> None:
     p.add_argument("--variant", choices=[v.value for v in Variant], default="fives")
     p.add_argument("--players", type=int)
     p.add_argument("--opener", type=int, default=0, help="seat that lays the first tile (default 0)")
+    p.add_argument("--seats", help="where each seat sits in the frame: edges (bottom,left,top,right) or degrees "
+                   "(0 right, 90 down), one per seat; default clockwise from the bottom")
     p.add_argument("--log", metavar="PATH", help="SQLite event log (watch: in the user's data folder by default)")
     p.add_argument("--resume", action="store_true", help="continue the last session of the event log")
     g = p.add_argument_group("house rules")
@@ -286,4 +305,4 @@ def add_parsers(sub: Any) -> None:
     demo = sub.add_parser("demo", help="replay the bundled sample hand through the whole pipeline (no camera)")
     demo.add_argument("--log", metavar="PATH", help="also write the events to this SQLite log")
     _common(demo, house=False)
-    demo.set_defaults(func=cmd_demo, resume=False, from_json=False, inputs=None)
+    demo.set_defaults(func=cmd_demo, resume=False, from_json=False, inputs=None, seats=None)

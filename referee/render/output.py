@@ -13,6 +13,7 @@ import numpy as np
 from referee.render.generate import Options
 from referee.render.sequence import plan_hand, render_plan
 from referee.render.stills import render_still
+from referee.render.truth import camera_params
 
 
 class OutputExists(FileExistsError):
@@ -78,7 +79,8 @@ def write_sequences(count: int, seed: int, out: Path, options: Options, illegal:
         # The file is the hand's game record (referee check reads it as it is), with the frames,
         # the events a referee should report and the scene beside the record's own keys.
         _write_json(folder / "sequence.json", {**plan.record, "frames": frames, "events": list(plan.events),
-                                               "scene": {**plan.setting.params, "seed": [seed, i]}})
+                                               "scene": {**plan.setting.params, "seed": [seed, i],
+                                                         "camera": camera_params(plan.camera)}})
         if progress is not None:
             progress(i + 1)
     return folders

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from referee.render.camera import Camera
+from referee.render.camera import Camera, CameraSpec
 from referee.render.scene import TilePose, TileSize
 
 
@@ -64,3 +65,30 @@ def camera_params(camera: Camera) -> dict[str, Any]:
         "dist": [round(float(v), 5) for v in camera.dist],
         "px_per_mm": round(camera.px_per_mm(), 3),
     }
+
+
+def camera_from_params(params: dict[str, Any]) -> Camera:
+    """The camera a truth document's ``scene.camera`` describes (rounded as written)."""
+    w, h = params["size"]
+    spec = CameraSpec(int(w), int(h), params["height_mm"], params["tilt_deg"], params["tilt_azimuth_deg"],
+                      params["yaw_deg"], params["roll_deg"], params["hfov_deg"], params["k1"], params["k2"],
+                      (params["target_mm"][0], params["target_mm"][1]),
+                      (params["principal_offset"][0], params["principal_offset"][1]))
+    return Camera(spec)
+
+
+#: Where each seat sits, as a direction on the table (degrees; the renderer's convention:
+#: clockwise from the near edge, two players face each other).
+SEAT_DIRECTIONS = {2: (270.0, 90.0), 3: (270.0, 180.0, 90.0), 4: (270.0, 180.0, 90.0, 0.0)}
+
+
+def seat_angles(camera: Camera, players: int) -> tuple[float, ...]:
+    """Each seat's edge as a direction in the image (degrees: 0 right, 90 down), as the person
+    setting up the camera tells the referee (``--seats``)."""
+    out = []
+    for d in SEAT_DIRECTIONS[players]:
+        a = math.radians(d)
+        pts = camera.project(np.array([[0.0, 0.0, 0.0], [300 * math.cos(a), 300 * math.sin(a), 0.0]]))
+        v = pts[1] - pts[0]
+        out.append(round(math.degrees(math.atan2(float(v[1]), float(v[0]))) % 360.0, 1))
+    return tuple(out)

@@ -123,7 +123,8 @@ def _which(table: Table, tile: Tile, piece: Piece, port: tuple[str, int], hits: 
         if not spinner:
             return None, "end_closed"
         return _ENDS[_up_or_down(table, piece, k, pieces)], None
-    long_hits = [i for i in hits if i < UP]
+    # Its long sides: the arms it ends, except the spinner's own short ends (arms still empty).
+    long_hits = [i for i in hits if not (spinner and i >= UP and not table.arms[i])]
     if not long_hits:
         return None, "no_such_end"
     if len(long_hits) == 1:

@@ -33,10 +33,13 @@ class RefereeConfig:
     takeback_states: int = 2
     reach: float = 0.3
     middle: float = 0.25
+    seats: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
             raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
+        if self.seats is not None and not all(isinstance(a, (int, float)) for a in self.seats):
+            raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")
         if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
             raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
 
@@ -50,6 +53,8 @@ class Referee:
         self.config = config or RefereeConfig()
         if self.config.opener >= rules.players:
             raise ValueError(f"opener must be a seat from 0 to {rules.players - 1}, got {self.config.opener}")
+        if self.config.seats is not None and len(self.config.seats) != rules.players:
+            raise ValueError(f"seats must give {rules.players} directions, one per seat, got {len(self.config.seats)}")
         self.match = Match(rules)
         self.hand: Hand = self.match.new_hand()
         self.history: list[Event] = []
@@ -280,7 +285,7 @@ class Referee:
             return
         if len(shown) != sum(held) or any(not t.decided for t in state.tiles if t.name not in table_names):
             return
-        seats = assign_seats([t.reading for t in shown], held, (state.width, state.height))
+        seats = assign_seats([t.reading for t in shown], held, (state.width, state.height), self.config.seats)
         if seats is None:
             self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
             return

@@ -1,8 +1,9 @@
 """The end-of-hand reveal: whose tiles are whose. Each player lays the tiles still held face up
 in a row at their edge of the table; the rows are found as groups of nearby tiles and matched to
-the seats by how many tiles each seat holds, then by the edge each row lies at (seats go
-clockwise from the bottom edge of the frame: two players bottom and top; four bottom, left,
-top, right)."""
+the seats by how many tiles each seat holds, then by the edge each row lies at. Where each seat
+sits is told (``seats``: each seat's direction from the middle of the frame, in degrees, 0 to
+the right, 90 down); by default seats go clockwise from the bottom edge of the frame: two players
+bottom and top; four bottom, left, top, right."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from collections.abc import Sequence
 
 from referee.vision.types import TileReading
 
-_EDGES = {2: [(0.0, 1.0), (0.0, -1.0)], 3: [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)],
-          4: [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)]}
+DEFAULT_SEATS = {2: (90.0, 270.0), 3: (90.0, 180.0, 270.0), 4: (90.0, 180.0, 270.0, 0.0)}
 
 
 def _width(t: TileReading) -> float:
@@ -42,8 +42,8 @@ def groups(tiles: Sequence[TileReading], link: float = 2.0) -> list[list[int]]:
     return sorted(out.values())
 
 
-def assign_seats(tiles: Sequence[TileReading], held: Sequence[int],
-                 size: tuple[int, int]) -> list[list[TileReading]] | None:
+def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[int, int],
+                 seats: Sequence[float] | None = None) -> list[list[TileReading]] | None:
     """Each seat's revealed tiles, or None when the rows cannot be told apart."""
     players = len(held)
     holders = [s for s in range(players) if held[s] > 0]
@@ -57,7 +57,8 @@ def assign_seats(tiles: Sequence[TileReading], held: Sequence[int],
     if len(rows) != len(holders):
         return None
     cx, cy = size[0] / 2, size[1] / 2
-    edges = _EDGES.get(players)
+    angles = seats if seats is not None else DEFAULT_SEATS.get(players)
+    edges = None if angles is None else [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles]
     best: tuple[float, tuple[int, ...]] | None = None
     for seats in itertools.permutations(holders):
         if any(len(row) != held[s] for row, s in zip(rows, seats, strict=True)):
