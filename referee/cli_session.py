@@ -173,8 +173,8 @@ def run(args: argparse.Namespace, live: bool = False) -> int:
     start = session.resumed_from
     try:
         for index, image in _frames(args):
-            if index <= start:
-                continue
+            if index < start:
+                continue  # resuming: from the frame of the last logged event on
             if getattr(args, "from_json", False):
                 session.frame(index, detection=image)
             else:

@@ -1,7 +1,11 @@
 """The live loop: frames -> detections -> stable states -> the referee's events -> the event log
--> announcements. Every event is appended to the log (committed) before it is announced, and
-marked announced after; a resumed session first announces what a crash left unsaid, then goes on
-from the hand as the log left it."""
+-> announcements. Every event is appended to the log (committed, flushed to disk) before it is
+announced; then marked announced (a quick commit that survives a killed process) and said. A
+kill during the flush leaves the event unsaid and unmarked: the resumed session says it. A kill
+in the microseconds between the mark and the words would cost the saying, never the event, and
+nothing is ever said twice. A resumed session brings the referee to where the log left it, says any event a crash (or an
+older log) left unsaid, adds the events that follow from it (a blocked table, the match's end)
+if the crash came between them, and goes on."""
 
 from __future__ import annotations
 
@@ -129,13 +133,14 @@ class Session:
                 self.resumed_from = max((e.frame for e in self.events), default=-1)
                 for seq, event in log.unannounced(self.session_id):
                     self._say(event, seq)
+                self._handle(self.referee.catch_up())
             else:
                 self.session_id = log.start_session({**rules_settings(rules), **(settings or {})})
 
     def _say(self, event: Event, seq: int | None) -> None:
-        self.announce(event, self.phrases.say(event, self.names))
         if self.log is not None and self.session_id is not None and seq is not None:
             self.log.mark_announced(self.session_id, seq)
+        self.announce(event, self.phrases.say(event, self.names))
 
     def _handle(self, events: Iterable[Event]) -> list[Event]:
         out = list(events)

@@ -199,8 +199,8 @@ class Referee:
             if placement is None:
                 continue  # lying apart from the line: not a play
             name = _name(p.pips)
-            if name in self.pending and self.pending[name] == placement.end:
-                continue  # still the same illegal tile, already reported
+            if name in self.pending and self.pending[name] == placement.end and not self._fits(p, placement):
+                continue  # still the same illegal tile, already reported (turned round, it is a new try)
             attempts.append((p, placement))
         touching_unknown = [p for p in unknown_new if any(
             c.tile == p.index or c.other == p.index for c in found
@@ -212,6 +212,13 @@ class Referee:
             return
         if attempts:
             self._play(state, *attempts[0], events)
+
+    def _fits(self, p: Piece, placement: Placement) -> bool:
+        """Whether the tile now shows the end's number against the end it touches."""
+        if placement.end is None or placement.reason is not None:
+            return False
+        value = self.hand.table.values[_END_INDEX[placement.end]]
+        return value in p.pips and (placement.touching is None or placement.touching == value)
 
     def _unfollowed(self, state: StableState, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
         key = (reason, *tiles)
@@ -240,7 +247,7 @@ class Referee:
         end = placement.end
         reason = placement.reason
         if end is not None and placement.touching is not None and not tile.is_double:
-            value = self.hand.table.values[[End.LEFT, End.RIGHT, End.UP, End.DOWN].index(end)]
+            value = self.hand.table.values[_END_INDEX[end]]
             if placement.touching != value and value in tile:
                 reason = "mismatch"  # laid the wrong way round: its other half faces the end
         if reason is None and end is not None:
@@ -320,6 +327,21 @@ class Referee:
         self._finished_line = self.on_table()
         self.waiting_reveal = False
         self.over = True
+
+    def catch_up(self) -> list[Event]:
+        """After a restore: the events that follow from the last logged one but were not logged
+        (a crash between them): the blocked call after the last play or pass, the match's end
+        after the last hand's."""
+        events: list[Event] = []
+        last = self.history[-1] if self.history else None
+        outcome = self.hand.outcome()
+        if (last is not None and last.kind in (Kind.PLAY, Kind.PASS) and outcome is not None
+                and outcome.termination is Termination.BLOCKED):
+            self._emit(events, Event(last.frame, Kind.BLOCKED))
+        if last is not None and last.kind is Kind.HAND_END and self.match.is_over():
+            self._emit(events, Event(last.frame, Kind.MATCH_END, winners=tuple(self.match.winners()),
+                                     scores=tuple(self.match.scores)))
+        return events
 
     def finish(self) -> list[Event]:
         """The source ended: a hand waiting for its reveal is scored with what is known."""
@@ -402,6 +424,9 @@ class Referee:
                 self.hand.draw(seat=action.player, unseen=True)
             else:
                 self.hand.pass_turn(action.player)
+
+
+_END_INDEX = {End.LEFT: 0, End.RIGHT: 1, End.UP: 2, End.DOWN: 3}
 
 
 def _name(pips: tuple[int, int]) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.session.events import Event, Kind
 
-_RENAMES = ({}, {"left": "right", "right": "left"}, {"up": "down", "down": "up"},
+_RENAMES: tuple[dict[str, str], ...] = ({}, {"left": "right", "right": "left"}, {"up": "down", "down": "up"},
             {"left": "right", "right": "left", "up": "down", "down": "up"})
 
 

@@ -1,0 +1,170 @@
+"""The live referee's commands as a user runs them: replay, watch, demo, the event log, resuming
+after the referee was killed, and every user error as one line with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import REPO, ok, one_error_line, referee
+
+SAMPLE = REPO / "sample_images" / "sequences" / "sequence-11-000"
+BLOCKED = REPO / "sample_images" / "sequences" / "sequence-259-000"
+
+
+def _truth(folder: Path) -> list[dict[str, object]]:
+    events: list[dict[str, object]] = json.loads((folder / "sequence.json").read_text())["events"]
+    return events
+
+
+def _lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_replay_prints_the_hands_events_as_json_lines() -> None:
+    result = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1")
+    ok(result)
+    got = _lines(result.stdout)
+    truth = _truth(SAMPLE)
+    plays = [(e["tile"], e["points"], e["player"]) for e in got if e["event"] == "play"]
+    assert plays == [(e["tile"], e["points"], e["player"]) for e in truth if e["event"] == "play"]
+    illegal = [e for e in got if e["event"] == "illegal"]
+    assert [(e["tile"], e["reason"]) for e in illegal] == [("6-5", "mismatch")]
+    end = [e for e in got if e["event"] == "hand_end"]
+    assert end and end[0]["winner"] == 1 and end[0]["points"] == 10
+
+
+def test_replay_announces_in_the_tables_language() -> None:
+    polish = referee("replay", SAMPLE, "--from-json", "--opener", "1")
+    ok(polish)
+    assert "Gracz 2: piętnaście!" in polish.stdout
+    english = referee("replay", SAMPLE, "--from-json", "--opener", "1", "--lang", "en")
+    ok(english)
+    assert "Player 2: fifteen!" in english.stdout
+
+
+def test_a_blocked_hand_is_called_and_scored() -> None:
+    result = referee("replay", BLOCKED, "--from-json", "--json", "--variant", "draw", "--opener", "1")
+    ok(result)
+    got = _lines(result.stdout)
+    kinds = [e["event"] for e in got]
+    assert "blocked" in kinds and kinds.index("blocked") < kinds.index("hand_end")
+    assert next(e for e in got if e["event"] == "hand_end")["points"] == 6
+
+
+def test_passes_undo_and_corrections_come_in_by_hand(tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"frame": 10, "input": "correct", "old": "6-4", "new": "6-4"}\n'
+                      '{"frame": 13, "input": "undo"}\n')
+    result = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--inputs", inputs)
+    ok(result)
+    got = _lines(result.stdout)
+    undo = [e for e in got if e["event"] == "undo"]
+    assert undo and undo[0]["tile"] == "1-0"  # the last play before frame 13 was 1-0
+    assert any(e["event"] == "correction" for e in got)
+
+
+def test_the_event_log_keeps_every_event_announced_once(tmp_path: Path) -> None:
+    log = tmp_path / "events.sqlite"
+    result = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--log", log)
+    ok(result)
+    printed = _lines(result.stdout)
+    from referee.session.eventlog import EventLog
+    with EventLog(log) as opened:
+        latest = opened.latest_session()
+        assert latest is not None
+        rows = opened.events(latest[0])
+    assert [e.to_json() for _, e, _ in rows] == printed
+    assert all(announced for _, _, announced in rows)
+
+
+def _run_until_killed(args: list[str], kill_after: int) -> str:
+    """Start the referee, SIGKILL it once it has printed ``kill_after`` lines; what it printed."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", *args], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if len(lines) >= kill_after:
+            proc.send_signal(signal.SIGKILL)
+            break
+    rest, _ = proc.communicate(timeout=120)
+    return "".join(lines) + rest
+
+
+@pytest.mark.parametrize("kills", [(1, 3, 2), (2, 2, 2, 2, 1)])
+def test_killed_mid_hand_and_resumed_loses_no_event_and_says_none_twice(tmp_path: Path,
+                                                                        kills: tuple[int, ...]) -> None:
+    full = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1")
+    ok(full)
+    expected = _lines(full.stdout)
+    log = tmp_path / "events.sqlite"
+    args = ["replay", str(SAMPLE), "--from-json", "--json", "--opener", "1", "--log", str(log)]
+    printed = _run_until_killed(args, kills[0])
+    for n in kills[1:]:
+        printed += _run_until_killed([*args, "--resume"], n)
+    last = referee(*args, "--resume")
+    ok(last)
+    printed += last.stdout
+    said = _lines(printed)
+    assert said == expected  # every event, in order, each said exactly once
+    from referee.session.eventlog import EventLog
+    with EventLog(log) as opened:
+        latest = opened.latest_session()
+        assert latest is not None and len(opened.sessions()) == 1
+        rows = opened.events(latest[0])
+    assert [e.to_json() for _, e, _ in rows] == expected
+    assert all(announced for _, _, announced in rows)
+
+
+def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
+    result = referee("demo", "--json", timeout=900)
+    ok(result)
+    events = _lines(result.stdout)
+    assert all("event" in e and "frame" in e for e in events)
+    assert not any(e["event"] == "illegal" and e.get("tile") != "6-5" for e in events)  # no false illegal
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["watch", "--camera", "9"], "camera 9"),
+    (["watch", "--source", "/nonexistent/frames"], "/nonexistent/frames"),
+    (["watch"], "--camera"),
+    (["replay", "/nonexistent/frames"], "/nonexistent/frames"),
+    (["replay", str(SAMPLE), "--resume"], "--log"),
+    (["replay", str(SAMPLE), "--lang", "xx"], "xx"),
+    (["replay", str(SAMPLE), "--opener", "5"], "--opener"),
+    (["replay", str(SAMPLE), "--seats", "bottom,nowhere"], "nowhere"),
+])
+def test_user_errors_are_one_line(args: list[str], needle: str) -> None:
+    assert needle in one_error_line(referee(*args))
+
+
+def test_a_bad_inputs_line_is_named(tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"frame": 1, "input": "pass"}\n{"frame": 2, "input": "dance"}\n')
+    line = one_error_line(referee("replay", SAMPLE, "--from-json", "--inputs", inputs))
+    assert "line 2" in line and "dance" in line
+
+
+def test_a_log_that_is_not_ours_is_refused_and_left_alone(tmp_path: Path) -> None:
+    log = tmp_path / "notes.sqlite"
+    log.write_bytes(b"my notes, not a database\n" * 10)
+    before = log.read_bytes()
+    line = one_error_line(referee("replay", SAMPLE, "--from-json", "--log", log))
+    assert str(log) in line
+    assert log.read_bytes() == before
+
+
+def test_an_unreadable_frame_is_named(tmp_path: Path) -> None:
+    (tmp_path / "frame-0000.jpg").write_bytes((SAMPLE / "frame-0000.jpg").read_bytes())
+    (tmp_path / "frame-0001.jpg").write_bytes(b"not an image")
+    line = one_error_line(referee("replay", tmp_path))
+    assert "frame-0001.jpg" in line

@@ -1,0 +1,540 @@
+"""The session pieces one hand-built case at a time: the stabiliser (frames -> stable states),
+the referee (stable states and manual input -> events), the reveal's seat matching and the
+spinner's up and down ends. Every tile is laid with exact geometry, so each test says precisely
+what the table shows; whole planned hands are covered by test_session_hands.py."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from referee.layout.geometry import contacts, piece
+from referee.rules import Hand, Play, Rules, Tile, Variant
+from referee.rules.table import End
+from referee.session.ends import place
+from referee.session.events import Event, Kind
+from referee.session.loop import Session, restore
+from referee.session.referee import Referee, RefereeConfig
+from referee.session.reveal import assign_seats, groups
+from referee.session.stabilise import Stabiliser, StabiliserConfig, StableState, StableTile
+from referee.vision.types import Detection, FaceDown, TileReading, point, quad
+
+W = 40.0  # tile width in pixels; a tile is 2W long
+SIZE = (800, 600)
+FIVES = Rules(Variant.FIVES, players=2)
+BLOCK = Rules(Variant.BLOCK, players=2)
+
+
+# -- building what the camera sees -------------------------------------------------------------
+def tile(a: int, b: int, x: float, y: float, theta: float = 0.0, *, uncertain: bool = False) -> TileReading:
+    """A reading of the tile a-b centred at (x, y), its axis ``theta`` degrees from +x (y points
+    down): the half showing ``a`` at centre - axis*W/2, the half showing ``b`` at centre + axis*W/2."""
+    ax, ay = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+    nx, ny = -ay, ax
+    h0 = (x - ax * W / 2, y - ay * W / 2)
+    h1 = (x + ax * W / 2, y + ay * W / 2)
+    corners = [(x + sa * ax * W + sn * nx * W / 2, y + sa * ay * W + sn * ny * W / 2)
+               for sa, sn in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    return TileReading((a, b), (point(h0), point(h1)), quad(corners), point((x, y)), 0.9, uncertain)
+
+
+def across(a: int, x: float, y: float) -> TileReading:
+    """The double a-a lying across a line that runs along x."""
+    return tile(a, a, x, y, 90.0)
+
+
+def face_down(n: int) -> tuple[FaceDown, ...]:
+    """``n`` face-down tiles in a column at the left edge, well away from the line."""
+    out = []
+    for i in range(n):
+        x, y = 40.0, 40.0 + 45.0 * i
+        out.append(FaceDown(point((x, y)), quad([(x - 20, y - 40), (x + 20, y - 40), (x + 20, y + 40),
+                                                (x - 20, y + 40)])))
+    return tuple(out)
+
+
+def detection(*tiles: TileReading, down: int = 0) -> Detection:
+    return Detection(SIZE[0], SIZE[1], False, tuple(tiles), face_down(down))
+
+
+OCCLUDED = Detection(SIZE[0], SIZE[1], True)
+
+
+def state(frame: int, *tiles: TileReading, down: int = 0) -> StableState:
+    """A stable state as the stabiliser gives it: uncertain readings are undecided tiles."""
+    stable = tuple(StableTile(t, not t.uncertain, 0 if t.uncertain else 2) for t in tiles)
+    return StableState(frame, frame + 1, 2, SIZE[0], SIZE[1], stable, down)
+
+
+def never(image: Any) -> Detection:
+    raise AssertionError("these tests feed detections")
+
+
+def kinds(events: list[Event]) -> list[Kind]:
+    return [e.kind for e in events]
+
+
+# -- a line growing along x from an opener at (400, 300) --------------------------------------
+# The opener 6-3 lengthwise: its 6 half at x=380, its 3 half at x=420 (ends at x=360 and x=440).
+OPEN_63 = tile(6, 3, 400, 300)
+RIGHT_34 = tile(3, 4, 480, 300)  # its 3 half against the opener's 3 end
+WRONG_43 = tile(4, 3, 480, 300)  # the same place, turned round: its 4 half against the 3 end
+LEFT_26 = tile(2, 6, 320, 300)  # its 6 half against the opener's 6 end
+LEFT_16 = tile(1, 6, 320, 300)
+MIDDLE_61 = tile(6, 1, 400, 360, 90.0)  # upright below the opener, its end against the middle of its long side
+
+
+def opened(rules: Rules = FIVES, config: RefereeConfig | None = None) -> Referee:
+    """A referee that has seen the 6-3 opening by seat 0 (no face-down tiles in view)."""
+    ref = Referee(rules, config)
+    events = ref.observe(state(0, OPEN_63))
+    assert [(e.kind, e.tile, e.player) for e in events] == [(Kind.PLAY, "6-3", 0)]
+    return ref
+
+
+def line(ref: Referee) -> list[str]:
+    return [f"{a}-{b}" for a, b in ref.hand.line().line]
+
+
+# == the stabiliser ===========================================================================
+def test_a_state_needs_stable_frames_agreeing_frames_and_is_dated_by_its_first() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    det = detection(OPEN_63)
+    assert stab.feed(10, det) is None
+    assert stab.feed(11, det) is None
+    got = stab.feed(12, det)
+    assert got is not None
+    assert (got.frame, got.last, got.frames) == (10, 12, 3)
+    assert got.names() == {"6-3"}
+    assert stab.feed(13, det) is None  # the same state is reported once
+
+
+def test_an_occluded_frame_breaks_the_run() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    det = detection(OPEN_63)
+    frames = [det, det, OCCLUDED, det, det]
+    assert [stab.feed(i, d) for i, d in enumerate(frames)] == [None] * 5
+    got = stab.feed(5, det)
+    assert got is not None and got.frame == 3
+
+
+def test_a_flickering_value_is_voted() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    stab.feed(0, detection(tile(6, 3, 400, 300)))
+    stab.feed(1, detection(tile(3, 6, 400, 300, 180.0)))
+    got = stab.feed(2, detection(tile(6, 5, 400, 300)))
+    assert got is not None
+    (only,) = got.tiles
+    assert only.decided and only.name == "6-3" and only.votes == 2
+    assert only.reading.pips in ((6, 3), (3, 6))  # the geometry of a reading that said 6-3
+    assert got.names() == {"6-3"}
+
+
+def test_a_tie_between_two_confident_readings_is_undecided() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(tile(6, 3, 400, 300)))
+    got = stab.feed(1, detection(tile(6, 5, 400, 300)))
+    assert got is not None
+    (only,) = got.tiles
+    assert not only.decided and only.votes == 1
+    assert got.names() == set()
+    assert got.detection().tiles[0].uncertain  # handed on to the layout as uncertain
+
+
+def test_uncertain_readings_do_not_vote() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    stab.feed(0, detection(tile(6, 3, 400, 300)))
+    stab.feed(1, detection(tile(6, 5, 400, 300, uncertain=True)))
+    got = stab.feed(2, detection(tile(6, 5, 400, 300, uncertain=True)))
+    assert got is not None
+    (only,) = got.tiles
+    assert only.decided and only.name == "6-3" and only.votes == 1
+
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(tile(6, 5, 400, 300, uncertain=True)))
+    got = stab.feed(1, detection(tile(6, 5, 400, 300, uncertain=True)))
+    assert got is not None
+    assert not got.tiles[0].decided and got.tiles[0].votes == 0
+
+
+def test_the_face_down_count_is_the_median_over_the_frames() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    stab.feed(0, detection(OPEN_63, down=5))
+    stab.feed(1, detection(OPEN_63, down=4))  # one face-down tile missed in one frame
+    got = stab.feed(2, detection(OPEN_63, down=5))
+    assert got is not None and got.face_down == 5
+
+
+def test_a_tile_moving_a_little_is_the_same_tile() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))  # match: half a tile width
+    assert stab.feed(0, detection(tile(6, 3, 400, 300))) is None
+    got = stab.feed(1, detection(tile(6, 3, 400 + 0.3 * W, 300 - 0.2 * W)))
+    assert got is not None and got.frame == 0 and got.names() == {"6-3"}
+
+
+def test_a_tile_moving_far_starts_a_new_run() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    assert stab.feed(0, detection(tile(6, 3, 400, 300))) is None
+    assert stab.feed(1, detection(tile(6, 3, 400 + W, 300))) is None
+    got = stab.feed(2, detection(tile(6, 3, 400 + W, 300)))
+    assert got is not None and got.frame == 1
+
+
+@pytest.mark.parametrize(("second", "names"), [((OPEN_63, RIGHT_34), {"6-3", "4-3"}), ((), set())],
+                         ids=["appears", "disappears"])
+def test_a_tile_appearing_or_disappearing_starts_a_new_run(second: tuple[TileReading, ...], names: set[str]) -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    assert stab.feed(0, detection(OPEN_63)) is None
+    assert stab.feed(1, detection(*second)) is None
+    got = stab.feed(2, detection(*second))
+    assert got is not None and got.frame == 1
+    assert got.names() == names
+
+
+# == the referee: plays ========================================================================
+def test_the_opening_and_a_play_score_fives_points() -> None:
+    ref = Referee(FIVES)
+    (opening,) = ref.observe(state(0, OPEN_63))
+    assert opening == Event(0, Kind.PLAY, tile="6-3", player=0, points=0)  # 6 + 3 = 9: nothing
+    (play,) = ref.observe(state(4, OPEN_63, RIGHT_34))
+    assert play == Event(4, Kind.PLAY, tile="4-3", end="right", player=1, points=10)  # 6 + 4
+    assert ref.match.scores == [0, 0] and ref.hand.points == [0, 10]
+    assert line(ref) == ["6-3", "3-4"]
+    assert ref.hand.turn == 0
+
+
+def test_a_double_opener_scores_both_halves() -> None:
+    """5-5 across the line then 5-0 beside it: 5 + 5 = 10, then 0 + 2 * 5 = 10. The first tile
+    beside a lone double opens its "left" arm, whichever side of the double it lies on."""
+    ref = Referee(FIVES)
+    assert ref.observe(state(0, across(5, 400, 300))) == [Event(0, Kind.PLAY, tile="5-5", player=0, points=10)]
+    got = ref.observe(state(2, across(5, 400, 300), tile(5, 0, 460, 300)))
+    assert got == [Event(2, Kind.PLAY, tile="5-0", end="left", player=1, points=10)]
+    assert ref.hand.points == [10, 10]
+
+
+def test_a_play_through_the_session_is_dated_by_the_first_frame_showing_it() -> None:
+    session = Session(FIVES, never)
+    assert session.frame(0, detection=detection(OPEN_63)) == []
+    assert kinds(session.frame(1, detection=detection(OPEN_63))) == [Kind.PLAY]
+    session.frame(2, detection=OCCLUDED)
+    assert session.frame(3, detection=detection(OPEN_63, RIGHT_34)) == []
+    (play,) = session.frame(4, detection=detection(OPEN_63, RIGHT_34))
+    assert (play.frame, play.tile, play.end, play.player, play.points) == (3, "4-3", "right", 1, 10)
+    assert session.events[-1] is play
+
+
+def test_a_tile_laid_the_wrong_way_round_is_illegal_until_laid_right() -> None:
+    ref = opened()
+    (illegal,) = ref.observe(state(2, OPEN_63, WRONG_43))
+    assert illegal == Event(2, Kind.ILLEGAL, tile="4-3", end="right", reason="mismatch", player=1)
+    assert ref.observe(state(3, OPEN_63, WRONG_43)) == []  # still there: reported once
+    assert ref.observe(state(4, OPEN_63)) == []  # taken away
+    assert line(ref) == ["6-3"]
+    (play,) = ref.observe(state(6, OPEN_63, RIGHT_34))
+    assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "4-3", "right", 1)
+
+
+def test_a_mismatched_tile_turned_round_in_place_is_a_play() -> None:
+    ref = opened()
+    assert kinds(ref.observe(state(2, OPEN_63, WRONG_43))) == [Kind.ILLEGAL]
+    got = ref.observe(state(4, OPEN_63, RIGHT_34))  # turned round without lifting it out of view
+    assert [(e.kind, e.tile, e.end) for e in got] == [(Kind.PLAY, "4-3", "right")]
+
+
+def test_a_tile_against_the_middle_of_the_line_has_no_end() -> None:
+    ref = opened()
+    (illegal,) = ref.observe(state(2, OPEN_63, MIDDLE_61))
+    assert (illegal.kind, illegal.tile, illegal.reason, illegal.end, illegal.player) == (
+        Kind.ILLEGAL, "6-1", "no_such_end", None, 1)
+    assert line(ref) == ["6-3"]
+
+
+def test_a_tile_lying_apart_from_the_line_is_not_a_play() -> None:
+    ref = opened()
+    assert ref.observe(state(2, OPEN_63, tile(3, 4, 600, 300))) == []
+    assert line(ref) == ["6-3"]
+
+
+def test_two_new_tiles_at_once_are_reported_once_and_not_played() -> None:
+    ref = opened()
+    (event,) = ref.observe(state(2, OPEN_63, RIGHT_34, LEFT_26))
+    assert event == Event(2, Kind.UNFOLLOWED, reason="several_new_tiles", tiles=("4-3", "6-2"))
+    assert ref.observe(state(3, OPEN_63, RIGHT_34, LEFT_26)) == []
+    assert line(ref) == ["6-3"] and ref.hand.turn == 1
+
+
+def test_two_tiles_for_the_opening_are_reported_once() -> None:
+    ref = Referee(FIVES)
+    (event,) = ref.observe(state(0, OPEN_63, tile(5, 5, 400, 100)))
+    assert (event.kind, event.reason, set(event.tiles or ())) == (
+        Kind.UNFOLLOWED, "several_new_tiles", {"6-3", "5-5"})
+    assert ref.observe(state(1, OPEN_63, tile(5, 5, 400, 100))) == []
+    assert ref.on_table() == []
+
+
+def test_a_table_tile_showing_another_value_is_reported_and_changes_nothing() -> None:
+    ref = opened()
+    (event,) = ref.observe(state(2, tile(6, 2, 400, 300)))
+    assert event == Event(2, Kind.UNFOLLOWED, reason="changed_value", tiles=("6-3", "6-2"))
+    assert ref.observe(state(3, tile(6, 2, 400, 300))) == []
+    assert ref.on_table() == ["6-3"]
+    assert ref.observe(state(4, OPEN_63, RIGHT_34))[0].kind is Kind.PLAY  # read right again: play on
+
+
+# == the referee: draws and take-backs ========================================================
+def test_fewer_face_down_tiles_after_the_opening_are_draws_by_the_player_to_move() -> None:
+    ref = Referee(FIVES)
+    assert ref.observe(state(0, down=28)) == []
+    assert ref.observe(state(1, down=14)) == []  # the deal: not draws
+    assert kinds(ref.observe(state(2, OPEN_63, down=14))) == [Kind.PLAY]
+    got = ref.observe(state(3, OPEN_63, down=12))
+    assert got == [Event(3, Kind.DRAW, player=1), Event(3, Kind.DRAW, player=1)]
+    assert ref.hand.held_count(1) == 9 and ref.hand.turn == 1
+    assert ref.observe(state(4, OPEN_63, down=12)) == []
+
+
+def test_the_last_tile_gone_for_takeback_states_is_taken_back() -> None:
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    assert kinds(ref.observe(state(2, OPEN_63, RIGHT_34, down=10))) == [Kind.PLAY]
+    assert ref.observe(state(4, OPEN_63, down=10)) == []
+    (undo,) = ref.observe(state(6, OPEN_63, down=10))
+    assert (undo.kind, undo.tile, undo.reason, undo.frame) == (Kind.UNDO, "4-3", "play", 6)
+    assert line(ref) == ["6-3"] and ref.on_table() == ["6-3"]
+    assert ref.hand.turn == 1 and ref.hand.points == [0, 0]
+
+
+def test_the_last_tile_missed_in_one_state_is_not_taken_back() -> None:
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    assert kinds(ref.observe(state(2, OPEN_63, RIGHT_34))) == [Kind.PLAY]
+    assert ref.observe(state(4, OPEN_63)) == []  # vision missed it
+    assert ref.observe(state(6, OPEN_63, RIGHT_34)) == []
+    assert ref.observe(state(8, OPEN_63)) == []  # missed again: the count starts over
+    assert line(ref) == ["6-3", "3-4"]
+
+
+# == the referee: by hand =====================================================================
+def test_passes_by_hand_when_nothing_can_be_drawn_block_the_hand() -> None:
+    ref = Referee(BLOCK)
+    (illegal,) = ref.pass_turn(0)  # before the opening someone must play
+    assert (illegal.kind, illegal.reason, illegal.player) == (Kind.ILLEGAL, "must_play", 0)
+    ref.observe(state(1, OPEN_63))
+    assert ref.pass_turn(2) == [Event(2, Kind.PASS, player=1)]
+    assert ref.hand.turn == 0
+    assert ref.pass_turn(3) == [Event(3, Kind.PASS, player=0), Event(3, Kind.BLOCKED)]
+    assert ref.hand.is_over() and ref.waiting_reveal
+
+
+def test_a_pass_while_the_boneyard_can_be_drawn_is_illegal() -> None:
+    ref = opened(FIVES)
+    (illegal,) = ref.pass_turn(2)
+    assert (illegal.kind, illegal.reason, illegal.player) == (Kind.ILLEGAL, "must_draw", 1)
+    assert ref.hand.move_count() == 1
+
+
+def test_undo_by_hand_takes_back_the_last_play() -> None:
+    ref = opened(BLOCK)
+    ref.observe(state(2, OPEN_63, RIGHT_34))
+    assert ref.undo(3) == [Event(3, Kind.UNDO, tile="4-3", reason="play", player=1)]
+    assert ref.on_table() == ["6-3"] and ref.hand.turn == 1
+
+
+def _six_four_six_two() -> Referee:
+    """6-6 across the line, 6-4 on one side and 6-2 on the other (block game, no spinner)."""
+    ref = Referee(BLOCK)
+    double = across(6, 400, 300)
+    ref.observe(state(0, double))
+    ref.observe(state(1, double, tile(6, 4, 460, 300)))
+    ref.observe(state(2, double, tile(6, 4, 460, 300), tile(2, 6, 340, 300)))
+    assert line(ref) == ["4-6", "6-6", "6-2"]
+    return ref
+
+
+def test_a_correction_replays_the_hand_with_the_right_tile() -> None:
+    ref = _six_four_six_two()
+    assert ref.correct(5, "6-4", "6-5") == [Event(5, Kind.CORRECTION, tile="6-5", reason="6-4")]
+    assert line(ref) == ["5-6", "6-6", "6-2"]
+    assert ref.hand.turn == 1 and [m.player for m in ref.hand.moves] == [0, 1, 0]
+
+
+def test_an_impossible_correction_raises_and_leaves_the_hand_alone() -> None:
+    ref = _six_four_six_two()
+    moves = ref.hand.moves
+    with pytest.raises(ValueError, match="3-2"):
+        ref.correct(5, "6-4", "3-2")  # 3-2 cannot lie against the double 6
+    with pytest.raises(ValueError, match="not on the table"):
+        ref.correct(5, "5-5", "6-5")
+    assert line(ref) == ["4-6", "6-6", "6-2"]
+    assert ref.hand.moves == moves and ref.hand.turn == 1
+    assert Kind.CORRECTION not in kinds(ref.history)
+
+
+def test_a_correction_that_breaks_a_later_play_is_refused() -> None:
+    ref = Referee(BLOCK)
+    ref.observe(state(0, OPEN_63))
+    ref.observe(state(1, OPEN_63, RIGHT_34))
+    ref.observe(state(2, OPEN_63, RIGHT_34, tile(4, 1, 560, 300)))
+    assert line(ref) == ["6-3", "3-4", "4-1"]
+    with pytest.raises(ValueError):
+        ref.correct(5, "4-3", "5-3")  # then 4-1 could not follow
+    assert line(ref) == ["6-3", "3-4", "4-1"] and ref.hand.turn == 1
+
+
+# == the end of a hand ========================================================================
+def _domino(ref: Referee) -> None:
+    """Draw game, two tiles each: seat 0 opens 6-3, seat 1 draws and plays 4-3, seat 0 goes out
+    with 2-6 (seat 1 still holds two tiles)."""
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(1, OPEN_63, down=9))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=9))
+    events = ref.observe(state(3, OPEN_63, RIGHT_34, LEFT_26, down=9))
+    assert [(e.kind, e.tile, e.player) for e in events] == [(Kind.PLAY, "6-2", 0)]
+
+
+LINE = (OPEN_63, RIGHT_34, LEFT_26)
+TOP_ROW = (tile(5, 1, 370, 60, 90.0), tile(2, 0, 430, 60, 90.0))  # seat 1's edge by default
+
+
+def test_a_domino_waits_for_the_reveal_and_scores_it() -> None:
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    assert ref.waiting_reveal
+    assert [e.kind for e in ref.history] == [Kind.PLAY, Kind.DRAW, Kind.PLAY, Kind.PLAY]
+    assert ref.observe(state(5, *LINE, down=9)) == []
+    assert ref.observe(state(6, *LINE, TOP_ROW[0], down=9)) == []  # one of two tiles shown
+    assert ref.observe(state(7, *LINE, TOP_ROW[0], tile(2, 0, 430, 60, 90.0, uncertain=True), down=9)) == []
+    (end,) = ref.observe(state(8, *LINE, *TOP_ROW, down=9))
+    assert end == Event(8, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))
+    assert ref.match.scores == [8, 0]
+    assert ref.observe(state(9, *LINE, *TOP_ROW, down=9)) == []
+
+
+def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    ref.observe(state(8, *LINE, *TOP_ROW))
+    assert ref.observe(state(9, *LINE)) == []  # the line still lies there
+    assert ref.observe(state(10)) == []
+    (opening,) = ref.observe(state(11, tile(5, 1, 400, 300)))
+    assert (opening.kind, opening.tile, opening.player) == (Kind.PLAY, "5-1", 0)  # the winner opens
+    assert len(ref.match.hands) == 1 and ref.on_table() == ["5-1"]
+
+
+def test_a_blocked_hand_is_scored_from_two_revealed_rows() -> None:
+    rules = Rules(Variant.BLOCK, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63))
+    ref.pass_turn(1)
+    ref.pass_turn(2)
+    assert ref.waiting_reveal
+    bottom = (tile(1, 0, 400, 540, 90.0),)  # seat 0: one tile left
+    top = (tile(5, 4, 370, 60, 90.0), tile(5, 2, 430, 60, 90.0))  # seat 1: two
+    (end,) = ref.observe(state(3, OPEN_63, *bottom, *top))
+    assert end.kind is Kind.HAND_END and end.winner == 0
+    assert end.reveal == (("1-0",), ("5-4", "5-2"))
+    assert end.points == 16 - 1  # the difference of the pip totals
+    assert ref.match.scores == [15, 0]
+
+
+# == resuming from the log ====================================================================
+def test_restoring_the_logged_events_gives_the_live_referees_hand() -> None:
+    session = Session(FIVES, never)
+    frames = [
+        detection(down=14),
+        detection(OPEN_63, down=14),
+        detection(OPEN_63, WRONG_43, down=14),
+        detection(OPEN_63, down=13),
+        detection(OPEN_63, RIGHT_34, down=13),
+        detection(OPEN_63, RIGHT_34, LEFT_16, down=13),
+    ]
+    index = 0
+    for det in frames:
+        for _ in range(2):
+            session.frame(index, detection=det)
+            index += 1
+    assert kinds(session.events) == [Kind.PLAY, Kind.ILLEGAL, Kind.DRAW, Kind.PLAY, Kind.PLAY]
+    live = session.referee
+    assert live.hand.points == [5, 10]  # 4-3: 6 + 4 for seat 1; then 1-6: 1 + 4 for seat 0
+    fresh = Referee(FIVES)
+    restore(fresh, session.events)
+    assert fresh.hand.line() == live.hand.line()
+    assert fresh.hand.turn == live.hand.turn == 1
+    assert fresh.hand.points == live.hand.points
+    assert fresh.match.scores == live.match.scores
+    assert [fresh.hand.held_count(s) for s in (0, 1)] == [live.hand.held_count(s) for s in (0, 1)]
+    assert fresh.history == live.history
+
+
+def test_restoring_a_finished_hand_gives_the_same_scores() -> None:
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    live = Referee(rules)
+    _domino(live)
+    live.observe(state(8, *LINE, *TOP_ROW))
+    fresh = Referee(rules)
+    restore(fresh, live.history)
+    assert fresh.match.scores == live.match.scores == [8, 0]
+    assert fresh.over and not fresh.waiting_reveal
+
+
+# == the reveal's seats =======================================================================
+def _row(y: float, n: int, x: float = 400.0, first: int = 0) -> list[TileReading]:
+    """``n`` upright tiles side by side centred near (x, y), with distinct values."""
+    return [tile(first + i, 6, x + (i - (n - 1) / 2) * 1.25 * W, y, 90.0) for i in range(n)]
+
+
+def _names(seats: list[list[TileReading]] | None) -> list[list[tuple[int, int]]] | None:
+    return None if seats is None else [[t.pips for t in seat] for seat in seats]
+
+
+def test_two_rows_go_to_the_bottom_and_top_seats_by_default() -> None:
+    bottom, top = _row(540, 2), _row(60, 2, first=2)
+    assert groups([*top, *bottom]) == [[0, 1], [2, 3]]
+    seats = assign_seats([*top, *bottom], [2, 2], SIZE)
+    assert _names(seats) == _names([bottom, top])
+
+
+def test_the_seats_angles_are_followed() -> None:
+    bottom, top = _row(540, 2), _row(60, 2, first=2)
+    assert _names(assign_seats([*bottom, *top], [2, 2], SIZE, seats=(270.0, 90.0))) == _names([top, bottom])
+    left, right = _row(300, 2, x=80), _row(300, 2, x=720, first=2)
+    assert _names(assign_seats([*left, *right], [2, 2], SIZE, seats=(0.0, 180.0))) == _names([right, left])
+
+
+def test_row_sizes_decide_before_the_edges() -> None:
+    bottom, top = _row(540, 1), _row(60, 3, first=1)
+    seats = assign_seats([*bottom, *top], [3, 1], SIZE)
+    assert _names(seats) == _names([top, bottom])
+
+
+def test_rows_that_cannot_be_matched_give_none() -> None:
+    rows = [*_row(540, 1), *_row(60, 1, first=1), *_row(300, 1, x=80, first=2)]
+    assert assign_seats(rows, [2, 1], SIZE) is None  # three rows for two holders
+    assert assign_seats(rows[:2], [1, 2], SIZE) is None  # fewer tiles than held
+
+
+# == the spinner's short ends =================================================================
+def test_the_spinners_short_ends_are_up_and_down() -> None:
+    hand = Hand(FIVES)
+    spinner, right, left = across(5, 400, 300), tile(5, 0, 460, 300), tile(1, 5, 340, 300)
+    hand.play(Play(Tile(5, 5)), seat=0)
+    hand.play(Play(Tile(5, 0), End.LEFT), seat=1)  # the first arm beside a lone double is "left"
+    hand.play(Play(Tile(5, 1), End.RIGHT), seat=0)
+    above = tile(3, 5, 400, 220, 90.0)  # its 5 half against the spinner's upper short end
+    below = tile(5, 4, 400, 380, 90.0)  # its 5 half against the lower one
+
+    def where(readings: list[TileReading]) -> End | None:
+        pieces = [piece(i, r) for i, r in enumerate(readings)]
+        table = {str(Tile(*p.pips)): p for p in pieces[:-1]}
+        found = place(hand.table, pieces[-1], contacts(pieces), table)
+        assert found is not None and found.reason is None
+        return found.end
+
+    first = where([spinner, right, left, above])
+    assert first in (End.UP, End.DOWN)
+    hand.play(Play(Tile(5, 3), first), seat=1)
+    second = where([spinner, right, left, above, below])
+    assert {first, second} == {End.UP, End.DOWN}
