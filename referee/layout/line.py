@@ -204,7 +204,10 @@ def _lay(pieces: list[Piece], at: dict[tuple[int, Port], tuple[int, Port]], comp
     if spinners:
         root = max(spinners, key=lambda i: len(used[i]))
     else:
-        ends = [i for i in component if len(used[i]) <= 1]
+        # The line starts at one of its ends: never at a tile hanging off a double's short end
+        # (closed here: no double takes tiles there), which would leave the line unwalked.
+        hanging = {at[(i, q)][0] for i in doubles for q in used[i] if q[0] == "end"}
+        ends = [i for i in component if len(used[i]) <= 1 and i not in hanging]
         root = ends[0] if ends else component[0]
         if config.spinner and doubles:
             path = [root] + [i for i, _ in _walk(pieces, at, root, used[root][0], {root})] if used[root] else [root]
