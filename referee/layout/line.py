@@ -120,7 +120,7 @@ def build(detection: Detection, config: LayoutConfig | None = None) -> Layout:
     joins, bad = ports_of(pieces, contacts(pieces, config.reach, config.middle))
     names = [p.name for p in pieces]
     misplaced: list[tuple[str, str, str]] = [(names[a], names[b], why) for a, b, why in bad]
-    mismatched: list[tuple[int, int]] = []
+    mismatched: list[tuple[int, Port, int, Port]] = []
     # One join per port; a join is followed only when its touching halves match.
     at: dict[tuple[int, Port], tuple[int, Port]] = {}
     for j in joins:
@@ -130,7 +130,7 @@ def build(detection: Detection, config: LayoutConfig | None = None) -> Layout:
             continue
         va, vb = value_at(pa, j.pa), value_at(pb, j.pb)
         if va != vb and not (pa.uncertain or pb.uncertain):
-            mismatched.append((j.b, j.a))
+            mismatched.append((j.b, j.pb, j.a, j.pa))
             continue
         at[(j.a, j.pa)] = (j.b, j.pb)
         at[(j.b, j.pb)] = (j.a, j.pa)
@@ -140,12 +140,23 @@ def build(detection: Detection, config: LayoutConfig | None = None) -> Layout:
     line = tuple(f"{a}-{b}" for a, b in snap.line)
     branches = {k: tuple(f"{a}-{b}" for a, b in v) for k, v in snap.branches.items()}
     placed = set(order) | branch_tiles
-    pairs = [(names[b], names[a]) if b in placed else (names[a], names[b]) for b, a in mismatched]
-    reported = {m[1] for m in misplaced} | {m[1] for m in pairs}
+    pairs = [(_facing(pieces[b], pb, last=True), _facing(pieces[a], pa, last=False)) if b in placed
+             else (_facing(pieces[a], pa, last=True), _facing(pieces[b], pb, last=False))
+             for b, pb, a, pa in mismatched]
+    reported = {m[1] for m in misplaced} | {names[a] if b in placed else names[b] for b, _, a, _ in mismatched}
     loose = tuple(names[i] for i in range(len(pieces)) if i not in placed and names[i] not in reported)
     uncertain = tuple(names[i] for i in sorted(placed) if pieces[i].uncertain)
     return Layout(line, snap.spinner, branches, snap.open_ends, snap.count, tuple(pairs), tuple(misplaced), loose,
                   uncertain)
+
+
+def _facing(p: Piece, port: Port, last: bool) -> str:
+    """``p`` written "a-b" with the half at ``port`` last (the line's tile) or first (the tile
+    touching it)."""
+    if port[0] != "half":
+        return p.name
+    near, far = p.pips[port[1]], p.pips[1 - port[1]]
+    return f"{far}-{near}" if last else f"{near}-{far}"
 
 
 def _main_component(pieces: list[Piece], at: dict[tuple[int, Port], tuple[int, Port]],
