@@ -236,7 +236,10 @@ def _lay(pieces: list[Piece], at: dict[tuple[int, Port], tuple[int, Port]], comp
         sides.reverse()  # an end tile as root: its open half starts the line
     stop = {root}
     arms = [_walk(pieces, at, root, q, stop) for q in sides]
-    table = Table(spinner_rule=config.spinner, max_pips=config.max_pips)
+    # Vision may read more pips than the set has (its default reads up to nine): the table
+    # counts whatever was read rather than fail on it.
+    top = max([config.max_pips, *(max(pieces[i].pips) for i in component)])
+    table = Table(spinner_rule=config.spinner, max_pips=top)
     tile = Tile(*p.pips)
     table.place_opener(tile, value_at(p, sides[0]) if not p.is_double else None)
     for arm_index, arm in ((LEFT, arms[0]), (RIGHT, arms[1])):
