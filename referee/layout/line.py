@@ -36,6 +36,10 @@ class LayoutConfig:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and 0 < value < 1):
                 raise ValueError(f"layout {name} must be a number between 0 and 1 (tile widths), got {value!r}")
+        if not isinstance(self.spinner, bool):
+            raise ValueError(f"layout spinner must be true or false, got {self.spinner!r}")
+        if isinstance(self.max_pips, bool) or not isinstance(self.max_pips, int) or not 1 <= self.max_pips <= 18:
+            raise ValueError(f"layout max_pips must be a whole number from 1 to 18, got {self.max_pips!r}")
 
 
 @dataclasses.dataclass(frozen=True)
