@@ -272,6 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_vision.add_parsers(sub)
     from referee import cli_calibrate
     cli_calibrate.add_parser(sub)
+    from referee import cli_layout
+    cli_layout.add_parser(sub)
     from referee import cli_session
     cli_session.add_parsers(sub)
     from referee import cli_hands
