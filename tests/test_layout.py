@@ -434,8 +434,6 @@ def test_cli_corrupt_image_is_one_line_naming_it(tmp_path: Path, content: bytes)
     assert str(bad) in line
 
 
-@pytest.mark.xfail(strict=True, reason="libjpeg prints 'Premature end of JPEG file' on stderr before the "
-                                       "one-line error (referee.vision.images.read_image; detect too)")
 def test_cli_image_with_a_jpeg_header_and_nothing_after_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
