@@ -154,11 +154,17 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
     if getattr(args, "from_json", False):
         yield from json_frames(Path(args.source_spec))
         return
+    from referee.session.live import LatestFrames
     try:
         source = open_source(args.source_spec)
         with source:
-            for frame in source:
-                yield frame.index, frame.image
+            if source.live:  # a camera: always the newest frame, however long detection takes
+                with LatestFrames(source) as latest:
+                    for frame in latest:
+                        yield frame.index, frame.image
+            else:
+                for frame in source:
+                    yield frame.index, frame.image
     except SourceError as error:
         raise _user_error(str(error)) from None
 
