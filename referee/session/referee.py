@@ -100,13 +100,12 @@ class Referee:
         pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         table_names = self.on_table()
-        if self._changed(state, pieces, decided, table_names, events):
-            return events
+        misread = self._changed(state, pieces, decided, table_names, events)
         self._draws(state, events)
         if self.hand.is_over():
             return events
         self._takeback(state, pieces, decided, table_names, events)
-        self._plays(state, pieces, decided, events)
+        self._plays(state, pieces, {n: i for n, i in decided.items() if i not in misread}, events)
         return events
 
     def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:
@@ -116,27 +115,31 @@ class Referee:
         return None
 
     def _changed(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
-                 events: list[Event]) -> bool:
-        """A table tile's place now shows another tile: report once, change nothing."""
+                 events: list[Event]) -> set[int]:
+        """Table tiles whose place now shows another value: reported once, and those readings
+        (the pieces returned) are never taken for new tiles; the rules table keeps what was
+        played (a correction by hand changes it)."""
         changed = []
+        misread: set[int] = set()
         for name in table_names:
             if name in decided or name not in self._last_seen:
                 continue
             other = self._near(pieces, self._last_seen[name])
-            if other is not None and other.index in decided.values() and other.name not in (
-                    *table_names, *self.pending):
+            if other is None:
+                continue
+            misread.add(other.index)
+            if other.index in decided.values() and _name(other.pips) not in (*table_names, *self.pending):
                 changed.append((name, _name(other.pips)))
-        if not changed:
-            for name in table_names:
-                if name in decided:
-                    self._last_seen[name] = pieces[decided[name]]
-            return False
-        key = ("changed_value", *sorted(f"{a}>{b}" for a, b in changed))
-        if key not in self.reported:
-            self.reported.add(key)
-            self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason="changed_value",
-                                     tiles=tuple(t for pair in changed for t in pair)))
-        return True
+        for name in table_names:
+            if name in decided:
+                self._last_seen[name] = pieces[decided[name]]
+        if changed:
+            key = ("changed_value", *sorted(f"{a}>{b}" for a, b in changed))
+            if key not in self.reported:
+                self.reported.add(key)
+                self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason="changed_value",
+                                         tiles=tuple(t for pair in changed for t in pair)))
+        return misread
 
     def _draws(self, state: StableState, events: list[Event]) -> None:
         """Fewer face-down tiles than the last stable state, after the opening: draws by the
