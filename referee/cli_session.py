@@ -156,7 +156,8 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
         return
     from referee.session.live import LatestFrames
     try:
-        source = open_source(args.source_spec)
+        source = open_source(args.source_spec,
+                             on_status=lambda message: print(f"referee: {message}", file=sys.stderr, flush=True))
         with source:
             if source.live:  # a camera: always the newest frame, however long detection takes
                 with LatestFrames(source) as latest:
@@ -174,7 +175,7 @@ def run(args: argparse.Namespace, live: bool = False) -> int:
     session = _session(args, live)
     inputs = _inputs(getattr(args, "inputs", None))
     keys: queue.Queue[str] = queue.Queue()
-    if live and sys.stdin.isatty():
+    if live and sys.stdin is not None and not sys.stdin.closed:
         threading.Thread(target=_read_keys, args=(keys,), daemon=True).start()
     start = session.resumed_from
     try:
@@ -237,10 +238,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if (args.camera is None) == (args.source is None):
         raise _user_error("give one of --camera 0|1|...|pi or --source PATH")
     args.source_spec = args.camera if args.camera is not None else args.source
-    if not sys.stdin.isatty():
-        print("referee watch: keys need a terminal; reading none", file=sys.stderr)
-    else:
-        print("keys: p = pass, u = undo, c OLD NEW = correct a misread tile, q = quit", file=sys.stderr)
+    print("keys (then Enter): p = pass, u = undo, c OLD NEW = correct a misread tile, q = quit", file=sys.stderr)
     return run(args, live=True)
 
 

@@ -357,12 +357,14 @@ class PiCameraSource(_Closing):
         super().close()
 
 
-def open_source(spec: str, fps: float = DEFAULT_FPS, size: tuple[int, int] | None = None) -> FrameSource:
+def open_source(spec: str, fps: float = DEFAULT_FPS, size: tuple[int, int] | None = None,
+                on_status: Callable[[str], None] | None = None) -> FrameSource:
     """The source ``spec`` names: a number is a webcam, "pi" the Raspberry Pi camera, a folder a
     folder of images (played at ``fps``), a file a video. ``size`` (width, height) is asked of
-    cameras. A folder named like a camera is reached as ``./0``."""
+    cameras; ``on_status`` hears a webcam drop out and come back. A folder named like a camera is
+    reached as ``./0``."""
     if spec.isascii() and spec.isdigit():
-        return CameraSource(int(spec), size=size)
+        return CameraSource(int(spec), size=size, on_status=on_status)
     if spec.lower() == "pi":
         return PiCameraSource(size=size or (1280, 720))
     path = Path(spec).expanduser()
