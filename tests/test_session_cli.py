@@ -168,3 +168,28 @@ def test_an_unreadable_frame_is_named(tmp_path: Path) -> None:
     (tmp_path / "frame-0001.jpg").write_bytes(b"not an image")
     line = one_error_line(referee("replay", tmp_path))
     assert "frame-0001.jpg" in line
+
+
+def test_keys_typed_in_watch_reach_the_referee(capsys: pytest.CaptureFixture[str]) -> None:
+    import queue
+
+    from referee.cli_session import _keys
+    from referee.rules import Rules, Variant
+    from referee.session.loop import Session
+    from referee.vision.types import Detection
+
+    def never(image: object) -> Detection:
+        raise AssertionError("no frames in this test")
+
+    session = Session(Rules(Variant.FIVES, players=2), never)
+    keys: queue.Queue[str] = queue.Queue()
+    for line in ("p", "dance", "u", "c 6-6 6-5", "q", "p"):
+        keys.put(line)
+    assert _keys(session, keys, 7) is True  # q stops; the key after it is left
+    kinds = [e.kind.value for e in session.events]
+    assert kinds == ["illegal"]  # a pass before the opening: must_play; undo with nothing to undo: nothing
+    assert session.events[0].reason == "must_play" and session.events[0].frame == 7
+    err = capsys.readouterr().err
+    assert "keys:" in err  # the unknown key got the list of keys
+    assert "not on the table" in err  # the correction of a tile nobody played was refused, one line
+    assert keys.get_nowait() == "p"
