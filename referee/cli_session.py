@@ -158,6 +158,9 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
     try:
         source = open_source(args.source_spec,
                              on_status=lambda message: print(f"referee: {message}", file=sys.stderr, flush=True))
+        if args.command == "watch":
+            print(f"watching {source.description}; keys (then Enter): p = pass, u = undo, c OLD NEW = correct "
+                  "a misread tile, q = quit", file=sys.stderr, flush=True)
         with source:
             if source.live:  # a camera: always the newest frame, however long detection takes
                 with LatestFrames(source) as latest:
@@ -238,7 +241,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if (args.camera is None) == (args.source is None):
         raise _user_error("give one of --camera 0|1|...|pi or --source PATH")
     args.source_spec = args.camera if args.camera is not None else args.source
-    print("keys (then Enter): p = pass, u = undo, c OLD NEW = correct a misread tile, q = quit", file=sys.stderr)
     return run(args, live=True)
 
 

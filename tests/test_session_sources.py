@@ -209,7 +209,7 @@ class FakeClock:
 
 def test_camera_that_never_opens_names_the_camera() -> None:
     script = Script(opens=[False], reads=[])
-    with pytest.raises(SourceError, match=r"camera 3 cannot be opened.*--camera 4") as caught:
+    with pytest.raises(SourceError, match=r"camera 3 cannot be opened.*--camera 0") as caught:
         CameraSource(3, opener=script.opener)
     assert "\n" not in str(caught.value)
     assert script.opened == [3] and script.released == 1
@@ -409,7 +409,7 @@ def test_open_source_camera_number_uses_a_camera(monkeypatch: pytest.MonkeyPatch
         live = True
         description = "recorder"
 
-        def __init__(self, index: int, size: Any = None) -> None:
+        def __init__(self, index: int, size: Any = None, on_status: Any = None) -> None:
             made.append((index, size))
 
     monkeypatch.setattr("referee.session.sources.CameraSource", Recorder)

@@ -233,11 +233,21 @@ class CameraSource(_Closing):
         self._capture = self._open()
         if self._capture is None:
             raise SourceError(f"camera {index} cannot be opened: is it plugged in and not used by another program? "
-                              f"try --camera {index + 1} or check `ls /dev/video*`")
+                              f"try --camera {1 if index == 0 else 0}, or see which cameras there are with "
+                              "`ls /dev/video*`")
         self._start = clock()
 
     def _open(self) -> Capture | None:
-        capture = self._opener(self.index)
+        # OpenCV's own warnings about a camera it cannot open would come before our one line.
+        logging = getattr(getattr(cv2, "utils", None), "logging", None)
+        level = logging.getLogLevel() if logging is not None else None
+        if logging is not None:
+            logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+        try:
+            capture = self._opener(self.index)
+        finally:
+            if logging is not None:
+                logging.setLogLevel(level)
         if not capture.isOpened():
             capture.release()
             return None
