@@ -12,7 +12,7 @@ from referee.vision.chain import align_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
 from referee.vision.profile import Profile
-from referee.vision.read import Evidence, decide, gather, pip_contrast, rectify
+from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify
 from referee.vision.refine import refine, snap
 from referee.vision.segment import (
     TableModel,
@@ -184,12 +184,17 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         corners = full.corners()
         items.append((corners, gather(rectify(image, corners, c), config)))
     contrast = pip_contrast([e for _, e in items])
+    # Mostly backs: the contrast comes from the few faces with pips, and only tiles with pips are
+    # read as faces (a blank face among backs cannot be told from a back with a seam).
+    few_faces = contrast is None
+    if few_faces:
+        contrast = faces_contrast([e for _, e in items])
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
     for corners, evidence in items:
         reading = decide(evidence, contrast, config)
         centre = corners.mean(axis=0)
-        if reading.pips is None:
+        if reading.pips is None or (few_faces and reading.pips == (0, 0)):
             down.append(FaceDown(point(centre), quad(corners)))
             continue
         src = np.array([[0, 0], [2 * c, 0], [2 * c, c], [0, c]], np.float32)

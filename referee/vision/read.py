@@ -113,13 +113,29 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
 def pip_contrast(evidence: list[Evidence]) -> float | None:
     """The contrast of a pip in this frame: most tiles show a pip, so the strongest grid place of
     a typical tile is one (a frame's tiles share one set and one light). None when the tiles'
-    strongest places do not stand out from the faces' own noise (only backs, or no tiles)."""
+    strongest places do not stand out from the faces' own noise (only backs, no tiles, or backs
+    outnumbering faces: see :func:`faces_contrast`)."""
     if not evidence:
         return None
     strongest = np.array([float(e.pips.max()) for e in evidence])
-    noise = float(np.median([e.noise for e in evidence]))
     value = float(np.percentile(strongest, 75))
-    return value if value > max(3.0 * noise, 6.0) else None
+    return value if value > _floor(evidence) else None
+
+
+def _floor(evidence: list[Evidence]) -> float:
+    return max(3.0 * float(np.median([e.noise for e in evidence])), 6.0)
+
+
+def faces_contrast(evidence: list[Evidence]) -> float | None:
+    """The pip contrast when backs outnumber faces (a boneyard of 14 beside the first tiles of a
+    line), so the typical tile is a back: the median strongest peak of the tiles with at least
+    two peaks standing out from the faces' noise (one speck is no face). None when none has."""
+    if not evidence:
+        return None
+    floor = _floor(evidence)
+    showing = [float(e.peaks[:, 2].max()) for e in evidence
+               if len(e.peaks) and int(np.count_nonzero(e.peaks[:, 2] > floor)) >= 2]
+    return float(np.median(showing)) if showing else None
 
 
 @dataclasses.dataclass(frozen=True)
