@@ -5,6 +5,7 @@ what the table shows; whole planned hands are covered by test_session_hands.py."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -258,15 +259,27 @@ def test_a_tile_lying_apart_from_the_line_is_not_a_play() -> None:
     assert line(ref) == ["6-3"]
 
 
-def test_two_new_tiles_at_once_are_reported_once_and_not_played() -> None:
+def test_two_new_tiles_at_once_are_reported_and_the_table_re_read() -> None:
     ref = opened()
-    (event,) = ref.observe(state(2, OPEN_63, RIGHT_34, LEFT_26))
-    assert event == Event(2, Kind.UNFOLLOWED, reason="several_new_tiles", tiles=("4-3", "6-2"))
+    got = ref.observe(state(2, OPEN_63, RIGHT_34, LEFT_26))
+    assert got[0] == Event(2, Kind.UNFOLLOWED, reason="several_new_tiles", tiles=("4-3", "6-2"))
+    plays = got[1:]
+    assert sorted((e.tile, e.end) for e in plays) == [("4-3", "right"), ("6-2", "left")]
+    assert all(e.kind is Kind.PLAY and e.inferred for e in plays)  # the order was not seen
     assert ref.observe(state(3, OPEN_63, RIGHT_34, LEFT_26)) == []
-    assert line(ref) == ["6-3"] and ref.hand.turn == 1
+    assert sorted(line(ref)) == ["2-6", "3-4", "6-3"] and ref.hand.turn == 0  # two plays: 1, then 0
 
 
-def test_two_tiles_for_the_opening_are_reported_once() -> None:
+def test_new_tiles_first_seen_in_different_states_are_plays_in_that_order() -> None:
+    ref = opened()
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    assert ref.observe(state(2, OPEN_63, unread)) == []  # 4-3 laid, not readable yet: wait
+    got = ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26))
+    assert [(e.frame, e.tile, e.end, e.player, e.inferred) for e in got] == [
+        (2, "4-3", "right", 1, None), (4, "6-2", "left", 0, None)]
+
+
+def test_two_tiles_apart_for_the_opening_are_reported_once_and_not_played() -> None:
     ref = Referee(FIVES)
     (event,) = ref.observe(state(0, OPEN_63, tile(5, 5, 400, 100)))
     assert (event.kind, event.reason, set(event.tiles or ())) == (
@@ -290,10 +303,34 @@ def test_fewer_face_down_tiles_after_the_opening_are_draws_by_the_player_to_move
     assert ref.observe(state(0, down=28)) == []
     assert ref.observe(state(1, down=14)) == []  # the deal: not draws
     assert kinds(ref.observe(state(2, OPEN_63, down=14))) == [Kind.PLAY]
-    got = ref.observe(state(3, OPEN_63, down=12))
+    assert ref.observe(state(3, OPEN_63, down=12)) == []  # not yet: one state could be a miss
+    got = ref.observe(state(4, OPEN_63, down=12))  # confirmed: as of the state that showed it
     assert got == [Event(3, Kind.DRAW, player=1), Event(3, Kind.DRAW, player=1)]
     assert ref.hand.held_count(1) == 9 and ref.hand.turn == 1
-    assert ref.observe(state(4, OPEN_63, down=12)) == []
+    assert ref.observe(state(5, OPEN_63, down=12)) == []
+
+
+def test_a_face_down_tile_missed_in_one_state_is_no_draw() -> None:
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    assert ref.observe(state(3, OPEN_63, down=13)) == []
+    assert ref.observe(state(4, OPEN_63, down=14)) == []
+    assert ref.observe(state(5, OPEN_63, down=14)) == []
+    assert ref.hand.held_count(1) == 7
+
+
+def test_a_draw_seen_with_the_drawers_play_goes_in_before_it() -> None:
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    # player 1 draws and plays 4-3 at once (the draw's own frames were never stable)
+    assert kinds(ref.observe(state(3, OPEN_63, RIGHT_34, down=13))) == [Kind.PLAY]
+    got = ref.observe(state(4, OPEN_63, RIGHT_34, down=13))
+    assert got == [Event(3, Kind.DRAW, player=1)]
+    assert [m.kind for m in ref.hand.moves] == ["play", "draw", "play"]
+    assert ref.hand.moves[2].player == 1 and ref.hand.turn == 0
+    assert ref.hand.held_count(1) == 7  # 7 dealt, one drawn, one played
 
 
 def test_the_last_tile_gone_for_takeback_states_is_taken_back() -> None:

@@ -34,7 +34,9 @@ class Event:
     """One event. Fields that do not apply to a kind stay None (and are left out of JSON).
 
     - ``play``: ``tile`` ("6-3"), ``end`` (left, right, up, down; None for the opening tile),
-      ``player`` (seat, from 0), ``points`` (the fives points it scored).
+      ``player`` (seat, from 0), ``points`` (the fives points it scored); ``inferred`` when the
+      table was re-read after changes the referee could not follow one by one (the tile and end
+      are as seen; the order, so the player and points, are the rules' best account).
     - ``illegal``: ``tile``, ``reason`` (a rules reason code), ``player``, ``end`` if known.
     - ``draw``, ``pass``: ``player``.
     - ``blocked``: nothing more.
@@ -59,6 +61,7 @@ class Event:
     scores: tuple[int, ...] | None = None
     tiles: tuple[str, ...] | None = None
     reveal: tuple[tuple[str, ...], ...] | None = None
+    inferred: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"frame": self.frame, "event": self.kind.value}
@@ -90,11 +93,12 @@ class Event:
         if not isinstance(frame, int) or isinstance(frame, bool):
             raise ValueError(f"event {kind.value}: 'frame' must be an integer, got {frame!r}")
         kwargs: dict[str, Any] = {}
-        types = {"tile": str, "end": str, "reason": str, "player": int, "points": int, "winner": int}
+        types = {"tile": str, "end": str, "reason": str, "player": int, "points": int, "winner": int,
+                 "inferred": bool}
         for name, typ in types.items():
             value = data.get(name)
             if value is not None:
-                if not isinstance(value, typ) or isinstance(value, bool):
+                if not isinstance(value, typ) or (isinstance(value, bool) and typ is not bool):
                     raise ValueError(f"event {kind.value}: {name!r} must be {typ.__name__}, got {value!r}")
                 kwargs[name] = value
         for name, item in (("winners", int), ("scores", int), ("tiles", str)):

@@ -11,7 +11,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from referee.layout.geometry import Piece, contacts, piece
+from referee.layout.geometry import Contact, Piece, contacts, piece
 from referee.rules import Hand, IllegalAction, Play, Rules, Tile
 from referee.rules.match import Match
 from referee.rules.scoring import Termination
@@ -59,13 +59,15 @@ class Referee:
         self.hand: Hand = self.match.new_hand()
         self.history: list[Event] = []
         self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
-        self.face_down: int | None = None
+        self.face_down: int | None = None  # the boneyard as last confirmed
+        self._tentative: tuple[int, int, int] | None = None  # a smaller count: (count, frame, moves so far)
         self.gone: dict[str, int] = {}
         self.reported: set[tuple[str, ...]] = set()
         self.waiting_reveal = False
         self.over = False  # the hand is scored; waiting for the table to be cleared
         self.last_frame = -1
         self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
+        self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
         self._finished_line: list[str] = []
 
     # -- what the rules know -----------------------------------------------------------------
@@ -98,6 +100,9 @@ class Referee:
             self._reveal(state, events)
             return events
         pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
+        for p in pieces:
+            if not any(math.dist(c, p.centre) < 0.5 * p.width for c, _ in self._seen):
+                self._seen.append((p.centre, state.frame))
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         table_names = self.on_table()
         misread = self._changed(state, pieces, decided, table_names, events)
@@ -142,24 +147,48 @@ class Referee:
         return misread
 
     def _draws(self, state: StableState, events: list[Event]) -> None:
-        """Fewer face-down tiles than the last stable state, after the opening: draws by the
-        player to move (before the opening the deal takes tiles; those are not draws)."""
+        """Fewer face-down tiles after the opening are draws (before it, the deal takes tiles).
+        A decrease counts once the next stable state confirms it (a tile vision missed in one
+        state is no draw); the draws then go in where they happened, by the player to move
+        then, before any play since."""
         count = state.face_down
-        known = self.face_down
-        self.face_down = count
-        if known is None or count >= known or not self.hand.table.size or not self.rules.drawing:
+        if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
+            self.face_down, self._tentative = count, None
             return
-        for _ in range(known - count):
+        if self._tentative is not None:
+            low, frame, index = self._tentative
+            self._tentative = None
+            if count <= low:
+                self._confirm_draws(self.face_down - low, frame, index, events)
+                self.face_down = low
+        if count < self.face_down:
+            self._tentative = (count, state.frame, self.hand.move_count())
+
+    def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event]) -> None:
+        later = self.hand.moves[index:]
+        order = self.hand.table.order
+        arms = order[len(order) - sum(1 for m in later if m.kind == "play"):]
+        for _ in later:
+            self.hand.undo()
+        done: list[Event] = []
+        for _ in range(drawn):
             seat = self._seat()
             try:
                 self.hand.draw(seat=seat, unseen=True)
             except IllegalAction as error:
-                key = ("draw", str(state.frame))
-                if key not in self.reported:
-                    self.reported.add(key)
-                    self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason=f"draw_{error.reason.value}"))
-                return
-            self._emit(events, Event(state.frame, Kind.DRAW, player=seat))
+                self._unfollowed_at(frame, f"draw_{error.reason.value}", [], events)
+                break
+            done.append(Event(frame, Kind.DRAW, player=seat))
+        try:
+            self._replay(later, arms, {})
+        except (IllegalAction, ValueError):
+            while self.hand.move_count() > index:
+                self.hand.undo()
+            self._replay(later, arms, {})
+            self._unfollowed_at(frame, "draw_order", [], events)
+            return
+        for event in done:
+            self._emit(events, event)
 
     def _takeback(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
                   events: list[Event]) -> None:
@@ -189,11 +218,21 @@ class Referee:
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
         table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
         if not table_names:
-            if unknown_new or len(new) != 1:
-                if len(new) > 1:
-                    self._unfollowed(state, "several_new_tiles", [p.name for p in new], events)
+            if unknown_new or not new:
                 return
-            self._open(state, new[0], events)
+            ages = [self._age(p) for p in new]
+            first = min(ages)
+            oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
+            opener = oldest[0]
+            if len(oldest) > 1:
+                self._unfollowed(state, "several_new_tiles", sorted(_name(p.pips) for p in new), events)
+                joined = _joined(new, contacts(new, self.config.reach, self.config.middle))
+                if joined is None:
+                    return  # tiles lying apart: which one opened cannot be told
+                opener = joined
+            self._open(state, opener, events, frame=first, inferred=(len(oldest) > 1) or None)
+            if len(new) > 1 and self.on_table():
+                self._plays(state, pieces, decided, events)  # the rest, against the opener
             return
         found = contacts(pieces, self.config.reach, self.config.middle)
         attempts = []
@@ -210,11 +249,55 @@ class Referee:
             if {c.tile, c.other} & {q.index for q in table_pieces.values()})]
         if touching_unknown:
             return  # a new tile nobody can read yet: wait for a state that shows it clearly
-        if len(attempts) > 1:
-            self._unfollowed(state, "several_new_tiles", sorted(_name(p.pips) for p, _ in attempts), events)
-            return
-        if attempts:
+        if len(attempts) == 1:
             self._play(state, *attempts[0], events)
+        elif attempts:
+            self._several(state, [p for p, _ in attempts], found, table_pieces, events)
+
+    def _several(self, state: StableState, new: list[Piece], found: list[Contact], table_pieces: dict[str, Piece],
+                 events: list[Event]) -> None:
+        """Several new tiles against the line at once. When each first showed in a different
+        state (a state whose reading came too late), they are plays in that order. Otherwise the
+        referee says it could not follow, and re-reads the table: the tiles go on it in an order
+        the rules accept, as plays marked ``inferred``."""
+        ages = [self._age(p) for p in new]
+        if len(set(ages)) == len(ages):
+            for _, p in sorted(zip(ages, new, strict=True), key=lambda a: a[0]):
+                placement = place(self.hand.table, p, found, table_pieces)
+                if placement is not None and not self.hand.is_over():
+                    self._play(state, p, placement, events, frame=self._age(p))
+                    if _name(p.pips) in self.on_table():
+                        table_pieces[_name(p.pips)] = p
+            return
+        self._unfollowed(state, "several_new_tiles", sorted(_name(p.pips) for p in new), events)
+        left = sorted(new, key=lambda p: _name(p.pips))
+        progress = True
+        while left and progress and not self.hand.is_over():
+            progress = False
+            for p in left:
+                placement = place(self.hand.table, p, found, table_pieces)
+                if placement is None or not self._fits(p, placement):
+                    continue
+                seat, name = self._seat(), _name(p.pips)
+                assert placement.end is not None
+                try:
+                    points = self.hand.play(Play(Tile(*p.pips), placement.end), seat=seat)
+                except IllegalAction:
+                    continue
+                self._last_seen[name] = table_pieces[name] = p
+                self._emit(events, Event(state.frame, Kind.PLAY, tile=name, end=placement.end.value, player=seat,
+                                         points=points, inferred=True))
+                self._after_play(state, events)
+                left.remove(p)
+                progress = True
+                break
+
+    def _age(self, p: Piece) -> int:
+        """The first stable state's frame that showed a tile where ``p`` lies."""
+        for centre, frame in self._seen:
+            if math.dist(centre, p.centre) < 0.5 * p.width:
+                return frame
+        return self.last_frame
 
     def _fits(self, p: Piece, placement: Placement) -> bool:
         """Whether the tile now shows the end's number against the end it touches."""
@@ -224,26 +307,32 @@ class Referee:
         return value in p.pips and (placement.touching is None or placement.touching == value)
 
     def _unfollowed(self, state: StableState, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
-        key = (reason, *tiles)
+        self._unfollowed_at(state.frame, reason, tiles, events)
+
+    def _unfollowed_at(self, frame: int, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
+        key = (reason, *tiles) if tiles else (reason, str(frame))
         if key not in self.reported:
             self.reported.add(key)
-            self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason=reason, tiles=tuple(tiles)))
+            self._emit(events, Event(frame, Kind.UNFOLLOWED, reason=reason, tiles=tuple(tiles) or None))
 
-    def _open(self, state: StableState, p: Piece, events: list[Event]) -> None:
+    def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,
+              inferred: bool | None = None) -> None:
+        when = state.frame if frame is None else frame
         seat = self._seat()
         tile = Tile(*p.pips)
         try:
             points = self.hand.play(Play(tile), seat=seat)
         except IllegalAction as error:
             self.pending[str(tile)] = None
-            self._emit(events, Event(state.frame, Kind.ILLEGAL, tile=str(tile), reason=error.reason.value,
-                                     player=seat))
+            self._emit(events, Event(when, Kind.ILLEGAL, tile=str(tile), reason=error.reason.value, player=seat))
             return
         self._last_seen[str(tile)] = p
-        self._emit(events, Event(state.frame, Kind.PLAY, tile=str(tile), player=seat, points=points))
+        self._emit(events, Event(when, Kind.PLAY, tile=str(tile), player=seat, points=points, inferred=inferred))
         self._after_play(state, events)
 
-    def _play(self, state: StableState, p: Piece, placement: Placement, events: list[Event]) -> None:
+    def _play(self, state: StableState, p: Piece, placement: Placement, events: list[Event],
+              frame: int | None = None) -> None:
+        when = state.frame if frame is None else frame
         seat = self._seat()
         tile = Tile(*p.pips)
         name = str(tile)
@@ -261,15 +350,14 @@ class Referee:
             else:
                 self.pending.pop(name, None)
                 self._last_seen[name] = p
-                self._emit(events, Event(state.frame, Kind.PLAY, tile=name, end=end.value, player=seat,
-                                         points=points))
+                self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points))
                 self._after_play(state, events)
                 return
         if reason == "ambiguous_end":
             self._unfollowed(state, "ambiguous_end", [name], events)
             return
         self.pending[name] = end
-        self._emit(events, Event(state.frame, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
+        self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
 
     def _after_play(self, state: StableState, events: list[Event]) -> None:
@@ -359,7 +447,9 @@ class Referee:
         self.pending.clear()
         self.gone.clear()
         self.face_down = None
+        self._tentative = None
         self._last_seen = {}
+        self._seen = []
 
     # -- by hand ------------------------------------------------------------------------------
     def pass_turn(self, frame: int) -> list[Event]:
@@ -403,23 +493,24 @@ class Referee:
         for _ in later:
             self.hand.undo()
         try:
-            self._replay(later, arms, wrong, right)
+            self._replay(later, arms, {wrong: right})
         except (IllegalAction, ValueError) as error:
             while self.hand.move_count() > index:
                 self.hand.undo()
-            self._replay(later, arms, wrong, wrong)
+            self._replay(later, arms, {})
             raise ValueError(f"{new} cannot replace {old}: {error}") from None
         if wrong_seen := self._last_seen.pop(old, None):
             self._last_seen[new] = wrong_seen
         self._emit(events, Event(frame, Kind.CORRECTION, tile=str(right), reason=str(wrong)))
         return events
 
-    def _replay(self, actions: list[Action], arms: list[int], wrong: Tile, right: Tile) -> None:
+    def _replay(self, actions: list[Action], arms: list[int], swap: dict[Tile, Tile]) -> None:
+        """Apply ``actions`` again (plays on the ``arms`` they went to), tiles renamed by ``swap``."""
         plays = iter(arms)
         for action in actions:
             if action.kind == "play":
                 assert action.tile is not None
-                tile = right if action.tile is wrong else action.tile
+                tile = swap.get(action.tile, action.tile)
                 i = next(plays)
                 end = None if i < 0 else [End.LEFT, End.RIGHT, End.UP, End.DOWN][i]
                 self.hand.play(Play(tile, end), seat=action.player)
@@ -427,6 +518,24 @@ class Referee:
                 self.hand.draw(seat=action.player, unseen=True)
             else:
                 self.hand.pass_turn(action.player)
+
+
+def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
+    """The tile touching the most others when all of ``pieces`` form one joined group, else None."""
+    links: dict[int, set[int]] = {p.index: set() for p in pieces}
+    for c in found:
+        if c.tile in links and c.other in links:
+            links[c.tile].add(c.other)
+            links[c.other].add(c.tile)
+    start = pieces[0].index
+    seen, todo = {start}, [start]
+    while todo:
+        for k in links[todo.pop()] - seen:
+            seen.add(k)
+            todo.append(k)
+    if len(seen) != len(pieces):
+        return None
+    return max(pieces, key=lambda p: (len(links[p.index]), -p.index))
 
 
 _END_INDEX = {End.LEFT: 0, End.RIGHT: 1, End.UP: 2, End.DOWN: 3}

@@ -1,7 +1,7 @@
 """From frames to stable table states: a state counts only when several consecutive frames
 without an arm over the table show the same face-up tiles in the same places; each tile's value
 is voted over those frames, so a flickering pip count cannot produce a move, and the number of
-face-down tiles is the median over them."""
+face-down tiles is the (upper) median over them."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ class Stabiliser:
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
         counts = sorted(len(d.face_down) for _, d in self._run)
-        median = counts[(len(counts) - 1) // 2]
+        median = counts[len(counts) // 2]  # the upper median: a tile missed in one frame is still there
         return StableState(first, last, len(self._run), latest.width, latest.height, tiles, median)
 
     def _vote(self, track: _Track) -> StableTile:
