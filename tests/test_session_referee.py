@@ -267,7 +267,7 @@ def test_two_new_tiles_at_once_are_reported_and_the_table_re_read() -> None:
     assert sorted((e.tile, e.end) for e in plays) == [("4-3", "right"), ("6-2", "left")]
     assert all(e.kind is Kind.PLAY and e.inferred for e in plays)  # the order was not seen
     assert ref.observe(state(3, OPEN_63, RIGHT_34, LEFT_26)) == []
-    assert sorted(line(ref)) == ["2-6", "3-4", "6-3"] and ref.hand.turn == 0  # two plays: 1, then 0
+    assert sorted(line(ref)) == ["2-6", "3-4", "6-3"] and ref.hand.turn == 1  # two plays: by 1, then by 0
 
 
 def test_new_tiles_first_seen_in_different_states_are_plays_in_that_order() -> None:
