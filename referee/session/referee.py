@@ -218,8 +218,14 @@ class Referee:
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
         table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
         if not table_names:
-            if unknown_new or not new:
+            if not new:
                 return
+            joined = {q.index for q in new}
+            first_clear = min(self._age(q) for q in new)
+            doubtful = {u.index for u in unknown_new if self._age(u) <= first_clear}
+            if any({c.tile, c.other} & joined and {c.tile, c.other} & doubtful
+                   for c in contacts(pieces, self.config.reach, self.config.middle)):
+                return  # a tile against the new ones, there as early, cannot be read yet: wait
             ages = [self._age(p) for p in new]
             first = min(ages)
             oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
@@ -235,24 +241,79 @@ class Referee:
                 self._plays(state, pieces, decided, events)  # the rest, against the opener
             return
         found = contacts(pieces, self.config.reach, self.config.middle)
-        attempts = []
-        for p in new:
-            placement = place(self.hand.table, p, found, table_pieces)
-            if placement is None:
-                continue  # lying apart from the line: not a play
-            name = _name(p.pips)
-            if name in self.pending and self.pending[name] == placement.end and not self._fits(p, placement):
-                continue  # still the same illegal tile, already reported (turned round, it is a new try)
-            attempts.append((p, placement))
-        touching_unknown = [p for p in unknown_new if any(
-            c.tile == p.index or c.other == p.index for c in found
-            if {c.tile, c.other} & {q.index for q in table_pieces.values()})]
-        if touching_unknown:
-            return  # a new tile nobody can read yet: wait for a state that shows it clearly
-        if len(attempts) == 1:
-            self._play(state, *attempts[0], events)
-        elif attempts:
-            self._several(state, [p for p, _ in attempts], found, table_pieces, events)
+        # A state may show a chain of tiles the referee has not seen laid (their own states came
+        # too late to read): each round plays what touches the line as it now stands.
+        for _ in range(len(new) + len(unknown_new)):
+            if self.hand.is_over():
+                return
+            attempts = []
+            for p in new:
+                name = _name(p.pips)
+                if name in table_pieces:
+                    continue
+                placement = place(self.hand.table, p, found, table_pieces)
+                if placement is None:
+                    continue  # lying apart from the line: not a play
+                if name in self.pending and self.pending[name] == placement.end and not self._fits(p, placement):
+                    continue  # still the same illegal tile, already reported (turned round, it is a new try)
+                attempts.append((p, placement))
+            placed = {q.index for q in table_pieces.values()}
+            touching_unknown = [p for p in unknown_new if p.index not in placed and any(
+                c.tile == p.index or c.other == p.index for c in found
+                if {c.tile, c.other} & {q.index for q in table_pieces.values()})]
+            if touching_unknown and not attempts:
+                new_unread = [p for p in new if _name(p.pips) not in table_pieces]
+                if self._deduce(state, touching_unknown, new_unread, found, table_pieces, events):
+                    continue
+            if touching_unknown or not attempts:
+                return  # a new tile nobody can read yet: wait for a state that shows it clearly
+            before = len(table_pieces)
+            if len(attempts) == 1:
+                self._play(state, *attempts[0], events)
+                name = _name(attempts[0][0].pips)
+                if name in self.on_table():
+                    table_pieces[name] = attempts[0][0]
+            else:
+                self._several(state, [p for p, _ in attempts], found, table_pieces, events)
+            if len(table_pieces) == before:
+                return
+
+    def _deduce(self, state: StableState, unread: list[Piece], new: list[Piece], found: list[Contact],
+                table_pieces: dict[str, Piece], events: list[Event]) -> bool:
+        """The rules as a safety net for a tile vision cannot read: laid at an open end (its
+        near half must show the end's number) with a tile read clearly against its far half, and
+        its own far half read as that tile's number, it can only be that tile. Played, marked
+        inferred; False when no unread tile is pinned down like that."""
+        table = {q.index for q in table_pieces.values()}
+        clear = {q.index: q for q in new}
+        for u in unread:
+            if u.is_double:
+                continue
+            near = _half_against(u, found, table)
+            placement = place(self.hand.table, u, found, table_pieces)
+            if near is None or placement is None or placement.end is None or placement.reason is not None:
+                continue
+            far = 1 - near
+            seen = [w for q, w in _values_against(u, far, found, clear) if w == u.pips[far]]
+            value = self.hand.table.values[_END_INDEX[placement.end]]
+            if not seen or not 0 <= value <= self.rules.max_pips:
+                continue
+            tile = Tile(value, seen[0])
+            name = str(tile)
+            if name in table_pieces or name in self.pending or any(_name(q.pips) == name for q in new):
+                continue
+            seat = self._seat()
+            try:
+                points = self.hand.play(Play(tile, placement.end), seat=seat)
+            except IllegalAction:
+                continue
+            pips = (value, seen[0]) if near == 0 else (seen[0], value)
+            self._last_seen[name] = table_pieces[name] = dataclasses.replace(u, pips=pips, uncertain=False)
+            self._emit(events, Event(self._age(u), Kind.PLAY, tile=name, end=placement.end.value, player=seat,
+                                     points=points, inferred=True))
+            self._after_play(state, events)
+            return True
+        return False
 
     def _several(self, state: StableState, new: list[Piece], found: list[Contact], table_pieces: dict[str, Piece],
                  events: list[Event]) -> None:
@@ -518,6 +579,30 @@ class Referee:
                 self.hand.draw(seat=action.player, unseen=True)
             else:
                 self.hand.pass_turn(action.player)
+
+
+def _half_against(u: Piece, found: list[Contact], others: set[int]) -> int | None:
+    """The half of ``u`` that touches one of ``others`` (None: not by a half)."""
+    for c in found:
+        if c.tile == u.index and c.other in others and not c.side:
+            return c.half
+        if c.other == u.index and c.tile in others and c.other_half >= 0:
+            return c.other_half
+    return None
+
+
+def _values_against(u: Piece, half: int, found: list[Contact], clear: dict[int, Piece]) -> list[tuple[Piece, int]]:
+    """Tiles read clearly that touch ``half`` of ``u``, each with the number of its touching half."""
+    out = []
+    for c in found:
+        if c.tile == u.index and c.half == half and c.other in clear and not c.side:
+            q = clear[c.other]
+            if q.is_double or c.other_half >= 0:
+                out.append((q, q.pips[0] if q.is_double else q.pips[c.other_half]))
+        elif c.other == u.index and c.other_half == half and c.tile in clear:
+            q = clear[c.tile]
+            out.append((q, q.pips[0] if q.is_double else q.pips[c.half]))
+    return out
 
 
 def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:

@@ -71,6 +71,12 @@ class StabiliserConfig:
 @dataclasses.dataclass
 class _Track:
     readings: list[TileReading]
+    frames: list[int]
+
+    @property
+    def firm(self) -> bool:
+        """Read with confidence at least once: it must be in every frame of the run."""
+        return any(not r.uncertain for r in self.readings)
 
 
 def _width(t: TileReading) -> float:
@@ -99,12 +105,18 @@ class Stabiliser:
         if detection.occluded:
             self.reset()
             return None
-        if not self._same(detection):
+        pairs = self._pairs(detection) if self._run else None
+        if pairs is None:
             self._run = []
-            self._tracks = [_Track([t]) for t in detection.tiles]
+            self._tracks = [_Track([t], [frame]) for t in detection.tiles]
             self._emitted = None
         else:
-            self._extend(detection)
+            for i, k in pairs:
+                if k < 0:
+                    self._tracks.append(_Track([detection.tiles[i]], [frame]))
+                else:
+                    self._tracks[k].readings.append(detection.tiles[i])
+                    self._tracks[k].frames.append(frame)
         self._run.append((frame, detection))
         if len(self._run) < self.config.stable_frames:
             return None
@@ -117,35 +129,30 @@ class Stabiliser:
 
     # -- agreeing --------------------------------------------------------------------------
     def _pairs(self, detection: Detection) -> list[tuple[int, int]] | None:
-        """Each new tile's track, or None when the frame shows other tiles than the run."""
-        if not self._run or len(detection.tiles) != len(self._tracks):
-            return None
+        """Each tile's track (-1: a new track for a tile read uncertain), or None when the frame
+        shows other tiles than the run: a tile read with confidence where the run has none, or
+        a tile the run read with confidence missing. Tiles only ever read uncertain may come and
+        go (vision's doubtful finds flicker); they do not break the agreement."""
         pairs: list[tuple[int, int]] = []
         free = set(range(len(self._tracks)))
         for i, t in enumerate(detection.tiles):
             best, best_d = -1, self.config.match * _width(t)
             for k in free:
-                c = self._tracks[k].readings[-1].center
-                d = math.dist(c, t.center)
+                d = math.dist(self._tracks[k].readings[-1].center, t.center)
                 if d <= best_d:
                     best, best_d = k, d
-            if best < 0:
+            if best < 0 and not t.uncertain:
                 return None
             free.discard(best)
             pairs.append((i, best))
+        if any(self._tracks[k].firm for k in free):
+            return None
         return pairs
 
-    def _same(self, detection: Detection) -> bool:
-        return self._pairs(detection) is not None
-
-    def _extend(self, detection: Detection) -> None:
-        pairs = self._pairs(detection)
-        assert pairs is not None
-        for i, k in pairs:
-            self._tracks[k].readings.append(detection.tiles[i])
-
     def _state(self) -> StableState:
-        tiles = tuple(self._vote(track) for track in self._tracks)
+        # A doubtful find counts while it is seen in at least half the run's frames.
+        half = len(self._run) / 2
+        tiles = tuple(self._vote(track) for track in self._tracks if track.firm or len(track.frames) >= half)
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
         counts = sorted(len(d.face_down) for _, d in self._run)
