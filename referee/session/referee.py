@@ -220,10 +220,10 @@ class Referee:
         if not table_names:
             if not new:
                 return
-            joined = {q.index for q in new}
+            clear = {q.index for q in new}
             first_clear = min(self._age(q) for q in new)
             doubtful = {u.index for u in unknown_new if self._age(u) <= first_clear}
-            if any({c.tile, c.other} & joined and {c.tile, c.other} & doubtful
+            if any({c.tile, c.other} & clear and {c.tile, c.other} & doubtful
                    for c in contacts(pieces, self.config.reach, self.config.middle)):
                 return  # a tile against the new ones, there as early, cannot be read yet: wait
             ages = [self._age(p) for p in new]
@@ -232,10 +232,10 @@ class Referee:
             opener = oldest[0]
             if len(oldest) > 1:
                 self._unfollowed(state, "several_new_tiles", sorted(_name(p.pips) for p in new), events)
-                joined = _joined(new, contacts(new, self.config.reach, self.config.middle))
-                if joined is None:
+                group = _joined(new, contacts(new, self.config.reach, self.config.middle))
+                if group is None:
                     return  # tiles lying apart: which one opened cannot be told
-                opener = joined
+                opener = group
             self._open(state, opener, events, frame=first, inferred=(len(oldest) > 1) or None)
             if len(new) > 1 and self.on_table():
                 self._plays(state, pieces, decided, events)  # the rest, against the opener
@@ -417,9 +417,18 @@ class Referee:
         if reason == "ambiguous_end":
             self._unfollowed(state, "ambiguous_end", [name], events)
             return
+        if reason in ("end_closed", "no_such_end") and not self._explained(state, name):
+            return  # where the line stands is not all seen: a tile the referee missed may open that end
         self.pending[name] = end
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
+
+    def _explained(self, state: StableState, new: str) -> bool:
+        """Every face-up tile of the state is read and accounted for (on the rules table, a
+        pending illegal tile, or ``new``): only then does a closed end say the tile is illegal
+        rather than that the referee missed the tile that opened it."""
+        known = {*self.on_table(), *self.pending, new}
+        return all(t.decided and t.name in known for t in state.tiles)
 
     def _after_play(self, state: StableState, events: list[Event]) -> None:
         outcome = self.hand.outcome()
