@@ -10,6 +10,9 @@ if the crash came between them, and goes on."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -105,6 +108,15 @@ def restore(referee: Referee, events: Iterable[Event]) -> None:
         referee.last_frame = max(referee.last_frame, event.frame)
 
 
+def _crash_point(where: str, seq: int | None) -> None:
+    """Fault injection for the crash tests: ``REFEREE_CRASH_AT=saved:N`` (or ``said:N``) kills
+    this process with SIGKILL right after event N is saved (or said), as a power cut would."""
+    spec = os.environ.get("REFEREE_CRASH_AT")
+    if spec and seq is not None and spec == f"{where}:{seq}":
+        sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 class Session:
     """One referee fed by frames and by hand, writing to an event log and announcing."""
 
@@ -141,6 +153,7 @@ class Session:
         if self.log is not None and self.session_id is not None and seq is not None:
             self.log.mark_announced(self.session_id, seq)
         self.announce(event, self.phrases.say(event, self.names))
+        _crash_point("said", seq)
 
     def _handle(self, events: Iterable[Event]) -> list[Event]:
         out = list(events)
@@ -148,6 +161,7 @@ class Session:
             seq = None
             if self.log is not None and self.session_id is not None:
                 seq = self.log.append(self.session_id, event)  # saved before it is said
+                _crash_point("saved", seq)
             self.events.append(event)
             self._say(event, seq)
         return out

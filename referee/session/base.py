@@ -1,0 +1,168 @@
+"""What the referee knows and the small steps every part of it shares: the settings, the match
+and hand being played, the events so far, what each place on the table showed and since when."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from referee.layout.geometry import Piece
+from referee.rules import Hand, Play, Rules, Tile
+from referee.rules.match import Match
+from referee.rules.scoring import Termination
+from referee.rules.state import Action
+from referee.rules.table import End
+from referee.session.ends import Placement
+from referee.session.events import Event, Kind
+from referee.session.stabilise import StableState
+
+END_INDEX = {End.LEFT: 0, End.RIGHT: 1, End.UP: 2, End.DOWN: 3}
+ENDS = (End.LEFT, End.RIGHT, End.UP, End.DOWN)
+
+
+def name_of(pips: tuple[int, int]) -> str:
+    """A tile's name as the rules write it: higher half first."""
+    return f"{max(pips)}-{min(pips)}"
+
+
+@dataclasses.dataclass(frozen=True)
+class RefereeConfig:
+    """``opener``: the seat that lays the first tile of the match (a camera cannot see who
+    holds the highest double); ``takeback_states``: stable states the last tile must stay gone
+    before it counts as taken back; ``reach``/``middle``: contact tolerances in tile widths."""
+
+    opener: int = 0
+    takeback_states: int = 2
+    reach: float = 0.3
+    middle: float = 0.25
+    seats: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.opener, int) or self.opener < 0:
+            raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
+        if self.seats is not None and not all(isinstance(a, (int, float)) for a in self.seats):
+            raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")
+        if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
+            raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
+
+
+class RefereeBase:
+    """The referee's state; :class:`referee.session.referee.Referee` is the whole referee."""
+
+    def __init__(self, rules: Rules, config: RefereeConfig | None = None) -> None:
+        self.rules = rules
+        self.config = config or RefereeConfig()
+        if self.config.opener >= rules.players:
+            raise ValueError(f"opener must be a seat from 0 to {rules.players - 1}, got {self.config.opener}")
+        if self.config.seats is not None and len(self.config.seats) != rules.players:
+            raise ValueError(f"seats must give {rules.players} directions, one per seat, got {len(self.config.seats)}")
+        self.match = Match(rules)
+        self.hand: Hand = self.match.new_hand()
+        self.history: list[Event] = []
+        self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
+        self.face_down: int | None = None  # the boneyard as last confirmed
+        self._tentative: tuple[int, int, int] | None = None  # a smaller count: (count, frame, moves so far)
+        self.gone: dict[str, int] = {}
+        self.reported: set[tuple[str, ...]] = set()
+        self.waiting_reveal = False
+        self.over = False  # the hand is scored; waiting for the table to be cleared
+        self.last_frame = -1
+        self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
+        self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
+        self._finished_line: list[str] = []
+
+    # -- what the rules know -----------------------------------------------------------------
+
+    def on_table(self) -> list[str]:
+        table = self.hand.table
+        names = [str(t) for arm in table.arms for t, _ in arm]
+        if table.opener is not None:
+            names.append(str(table.opener))
+        return names
+
+    def _seat(self) -> int:
+        turn = self.hand.turn
+        return self.config.opener if turn is None else turn
+
+    def _emit(self, events: list[Event], event: Event) -> None:
+        events.append(event)
+        self.history.append(event)
+
+    # -- stable states -----------------------------------------------------------------------
+
+    def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:
+        for p in pieces:
+            if math.dist(p.centre, where.centre) < 0.5 * where.width:
+                return p
+        return None
+
+    def _age(self, p: Piece) -> int:
+        """The first stable state's frame that showed a tile where ``p`` lies."""
+        for centre, frame in self._seen:
+            if math.dist(centre, p.centre) < 0.5 * p.width:
+                return frame
+        return self.last_frame
+
+    def _fits(self, p: Piece, placement: Placement) -> bool:
+        """Whether the tile now shows the end's number against the end it touches."""
+        if placement.end is None or placement.reason is not None:
+            return False
+        value = self.hand.table.values[END_INDEX[placement.end]]
+        return value in p.pips and (placement.touching is None or placement.touching == value)
+
+    def _unfollowed(self, state: StableState, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
+        self._unfollowed_at(state.frame, reason, tiles, events)
+
+    def _unfollowed_at(self, frame: int, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
+        key = (reason, *tiles) if tiles else (reason, str(frame))
+        if key not in self.reported:
+            self.reported.add(key)
+            self._emit(events, Event(frame, Kind.UNFOLLOWED, reason=reason, tiles=tuple(tiles) or None))
+
+    def _after_play(self, state: StableState, events: list[Event]) -> None:
+        outcome = self.hand.outcome()
+        if outcome is None:
+            return
+        if outcome.termination is Termination.BLOCKED:
+            self._emit(events, Event(state.frame, Kind.BLOCKED))
+        if outcome.termination is Termination.TARGET:
+            self._finish(state.frame, events, None)
+        else:
+            self.waiting_reveal = True
+
+    # -- the end of a hand -------------------------------------------------------------------
+
+    def _finish(self, frame: int, events: list[Event], reveal: list[list[str]] | None) -> None:
+        if reveal is not None:
+            try:
+                for seat, tiles in enumerate(reveal):
+                    if self.hand.held_count(seat):
+                        self.hand.reveal(seat, [Tile.parse(t) for t in tiles])
+            except ValueError:
+                reveal = None
+        outcome = self.match.finish_hand()
+        self._finished_line = self.on_table()
+        self.waiting_reveal = False
+        self.over = True
+        self._emit(events, Event(frame, Kind.HAND_END, winner=None if outcome is None else outcome.winner,
+                                 points=None if outcome is None else outcome.points,
+                                 reveal=None if reveal is None else tuple(tuple(s) for s in reveal)))
+        if self.match.is_over():
+            self._emit(events, Event(frame, Kind.MATCH_END, winners=tuple(self.match.winners()),
+                                     scores=tuple(self.match.scores)))
+
+    def _replay(self, actions: list[Action], arms: list[int], swap: dict[Tile, Tile]) -> None:
+        """Apply ``actions`` again (plays on the ``arms`` they went to), tiles renamed by ``swap``."""
+        plays = iter(arms)
+        for action in actions:
+            if action.kind == "play":
+                assert action.tile is not None
+                tile = swap.get(action.tile, action.tile)
+                i = next(plays)
+                end = None if i < 0 else [End.LEFT, End.RIGHT, End.UP, End.DOWN][i]
+                self.hand.play(Play(tile, end), seat=action.player)
+            elif action.kind == "draw":
+                self.hand.draw(seat=action.player, unseen=True)
+            else:
+                self.hand.pass_turn(action.player)

@@ -1,0 +1,261 @@
+"""New tiles against the line: the opening, a play at the end a tile touches (judged by the
+rules), several at once (in the order they first showed, else reported and re-read), and a tile
+vision cannot read that the rules pin down between an open end and a clearly read neighbour."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from referee.layout.geometry import Contact, Piece, contacts
+from referee.rules import IllegalAction, Play, Tile
+from referee.session.base import END_INDEX, RefereeBase, name_of
+from referee.session.ends import Placement, place
+from referee.session.events import Event, Kind
+from referee.session.stabilise import StableState
+
+
+class Plays(RefereeBase):
+    """The part of the referee that turns new face-up tiles into plays and illegal placements."""
+
+    def _plays(self, state: StableState, pieces: list[Piece], decided: dict[str, int], events: list[Event]) -> None:
+        table_names = set(self.on_table())
+        for name in list(self.pending):
+            if name not in decided:
+                del self.pending[name]  # the illegal tile was taken back
+        known = [self._last_seen[n] for n in table_names if n in self._last_seen]
+        unknown_new = [p for p, t in zip(pieces, state.tiles, strict=True)
+                       if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)]
+        new = [pieces[i] for n, i in decided.items() if n not in table_names]
+        table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
+        if not table_names:
+            if not new:
+                return
+            clear = {q.index for q in new}
+            first_clear = min(self._age(q) for q in new)
+            doubtful = {u.index for u in unknown_new if self._age(u) <= first_clear}
+            if any({c.tile, c.other} & clear and {c.tile, c.other} & doubtful
+                   for c in contacts(pieces, self.config.reach, self.config.middle)):
+                return  # a tile against the new ones, there as early, cannot be read yet: wait
+            ages = [self._age(p) for p in new]
+            first = min(ages)
+            oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
+            opener = oldest[0]
+            if len(oldest) > 1:
+                self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
+                group = _joined(new, contacts(new, self.config.reach, self.config.middle))
+                if group is None:
+                    return  # tiles lying apart: which one opened cannot be told
+                opener = group
+            self._open(state, opener, events, frame=first, inferred=(len(oldest) > 1) or None)
+            if len(new) > 1 and self.on_table():
+                self._plays(state, pieces, decided, events)  # the rest, against the opener
+            return
+        found = contacts(pieces, self.config.reach, self.config.middle)
+        # A state may show a chain of tiles the referee has not seen laid (their own states came
+        # too late to read): each round plays what touches the line as it now stands.
+        for _ in range(len(new) + len(unknown_new)):
+            if self.hand.is_over():
+                return
+            attempts = []
+            for p in new:
+                name = name_of(p.pips)
+                if name in table_pieces:
+                    continue
+                placement = place(self.hand.table, p, found, table_pieces)
+                if placement is None:
+                    continue  # lying apart from the line: not a play
+                if name in self.pending and self.pending[name] == placement.end and not self._fits(p, placement):
+                    continue  # still the same illegal tile, already reported (turned round, it is a new try)
+                attempts.append((p, placement))
+            placed = {q.index for q in table_pieces.values()}
+            touching_unknown = [p for p in unknown_new if p.index not in placed and any(
+                c.tile == p.index or c.other == p.index for c in found
+                if {c.tile, c.other} & {q.index for q in table_pieces.values()})]
+            if touching_unknown and not attempts:
+                new_unread = [p for p in new if name_of(p.pips) not in table_pieces]
+                if self._deduce(state, touching_unknown, new_unread, found, table_pieces, events):
+                    continue
+            if touching_unknown or not attempts:
+                return  # a new tile nobody can read yet: wait for a state that shows it clearly
+            before = len(table_pieces)
+            if len(attempts) == 1:
+                self._play(state, *attempts[0], events)
+                name = name_of(attempts[0][0].pips)
+                if name in self.on_table():
+                    table_pieces[name] = attempts[0][0]
+            else:
+                self._several(state, [p for p, _ in attempts], found, table_pieces, events)
+            if len(table_pieces) == before:
+                return
+
+    def _deduce(self, state: StableState, unread: list[Piece], new: list[Piece], found: list[Contact],
+                table_pieces: dict[str, Piece], events: list[Event]) -> bool:
+        """The rules as a safety net for a tile vision cannot read: laid at an open end (its
+        near half must show the end's number) with a tile read clearly against its far half, and
+        its own far half read as that tile's number, it can only be that tile. Played, marked
+        inferred; False when no unread tile is pinned down like that."""
+        table = {q.index for q in table_pieces.values()}
+        clear = {q.index: q for q in new}
+        for u in unread:
+            if u.is_double:
+                continue
+            near = _half_against(u, found, table)
+            placement = place(self.hand.table, u, found, table_pieces)
+            if near is None or placement is None or placement.end is None or placement.reason is not None:
+                continue
+            far = 1 - near
+            seen = [w for q, w in _values_against(u, far, found, clear) if w == u.pips[far]]
+            value = self.hand.table.values[END_INDEX[placement.end]]
+            if not seen or not 0 <= value <= self.rules.max_pips:
+                continue
+            tile = Tile(value, seen[0])
+            name = str(tile)
+            if name in table_pieces or name in self.pending or any(name_of(q.pips) == name for q in new):
+                continue
+            seat = self._seat()
+            try:
+                points = self.hand.play(Play(tile, placement.end), seat=seat)
+            except IllegalAction:
+                continue
+            pips = (value, seen[0]) if near == 0 else (seen[0], value)
+            self._last_seen[name] = table_pieces[name] = dataclasses.replace(u, pips=pips, uncertain=False)
+            self._emit(events, Event(self._age(u), Kind.PLAY, tile=name, end=placement.end.value, player=seat,
+                                     points=points, inferred=True))
+            self._after_play(state, events)
+            return True
+        return False
+
+    def _several(self, state: StableState, new: list[Piece], found: list[Contact], table_pieces: dict[str, Piece],
+                 events: list[Event]) -> None:
+        """Several new tiles against the line at once. When each first showed in a different
+        state (a state whose reading came too late), they are plays in that order. Otherwise the
+        referee says it could not follow, and re-reads the table: the tiles go on it in an order
+        the rules accept, as plays marked ``inferred``."""
+        ages = [self._age(p) for p in new]
+        if len(set(ages)) == len(ages):
+            for _, p in sorted(zip(ages, new, strict=True), key=lambda a: a[0]):
+                placement = place(self.hand.table, p, found, table_pieces)
+                if placement is not None and not self.hand.is_over():
+                    self._play(state, p, placement, events, frame=self._age(p))
+                    if name_of(p.pips) in self.on_table():
+                        table_pieces[name_of(p.pips)] = p
+            return
+        self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
+        left = sorted(new, key=lambda p: name_of(p.pips))
+        progress = True
+        while left and progress and not self.hand.is_over():
+            progress = False
+            for p in left:
+                placement = place(self.hand.table, p, found, table_pieces)
+                if placement is None or not self._fits(p, placement):
+                    continue
+                seat, name = self._seat(), name_of(p.pips)
+                assert placement.end is not None
+                try:
+                    points = self.hand.play(Play(Tile(*p.pips), placement.end), seat=seat)
+                except IllegalAction:
+                    continue
+                self._last_seen[name] = table_pieces[name] = p
+                self._emit(events, Event(state.frame, Kind.PLAY, tile=name, end=placement.end.value, player=seat,
+                                         points=points, inferred=True))
+                self._after_play(state, events)
+                left.remove(p)
+                progress = True
+                break
+
+    def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,
+              inferred: bool | None = None) -> None:
+        when = state.frame if frame is None else frame
+        seat = self._seat()
+        tile = Tile(*p.pips)
+        try:
+            points = self.hand.play(Play(tile), seat=seat)
+        except IllegalAction as error:
+            self.pending[str(tile)] = None
+            self._emit(events, Event(when, Kind.ILLEGAL, tile=str(tile), reason=error.reason.value, player=seat))
+            return
+        self._last_seen[str(tile)] = p
+        self._emit(events, Event(when, Kind.PLAY, tile=str(tile), player=seat, points=points, inferred=inferred))
+        self._after_play(state, events)
+
+    def _play(self, state: StableState, p: Piece, placement: Placement, events: list[Event],
+              frame: int | None = None) -> None:
+        when = state.frame if frame is None else frame
+        seat = self._seat()
+        tile = Tile(*p.pips)
+        name = str(tile)
+        end = placement.end
+        reason = placement.reason
+        if end is not None and placement.touching is not None and not tile.is_double:
+            value = self.hand.table.values[END_INDEX[end]]
+            if placement.touching != value and value in tile:
+                reason = "mismatch"  # laid the wrong way round: its other half faces the end
+        if reason is None and end is not None:
+            try:
+                points = self.hand.play(Play(tile, end), seat=seat)
+            except IllegalAction as error:
+                reason = error.reason.value
+            else:
+                self.pending.pop(name, None)
+                self._last_seen[name] = p
+                self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points))
+                self._after_play(state, events)
+                return
+        if reason == "ambiguous_end":
+            self._unfollowed(state, "ambiguous_end", [name], events)
+            return
+        if reason in ("end_closed", "no_such_end") and not self._explained(state, name):
+            return  # where the line stands is not all seen: a tile the referee missed may open that end
+        self.pending[name] = end
+        self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
+                                 reason=reason, player=seat))
+
+    def _explained(self, state: StableState, new: str) -> bool:
+        """Every face-up tile of the state is read and accounted for (on the rules table, a
+        pending illegal tile, or ``new``): only then does a closed end say the tile is illegal
+        rather than that the referee missed the tile that opened it."""
+        known = {*self.on_table(), *self.pending, new}
+        return all(t.decided and t.name in known for t in state.tiles)
+
+
+def _half_against(u: Piece, found: list[Contact], others: set[int]) -> int | None:
+    """The half of ``u`` that touches one of ``others`` (None: not by a half)."""
+    for c in found:
+        if c.tile == u.index and c.other in others and not c.side:
+            return c.half
+        if c.other == u.index and c.tile in others and c.other_half >= 0:
+            return c.other_half
+    return None
+
+
+def _values_against(u: Piece, half: int, found: list[Contact], clear: dict[int, Piece]) -> list[tuple[Piece, int]]:
+    """Tiles read clearly that touch ``half`` of ``u``, each with the number of its touching half."""
+    out = []
+    for c in found:
+        if c.tile == u.index and c.half == half and c.other in clear and not c.side:
+            q = clear[c.other]
+            if q.is_double or c.other_half >= 0:
+                out.append((q, q.pips[0] if q.is_double else q.pips[c.other_half]))
+        elif c.other == u.index and c.other_half == half and c.tile in clear:
+            q = clear[c.tile]
+            out.append((q, q.pips[0] if q.is_double else q.pips[c.half]))
+    return out
+
+
+def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
+    """The tile touching the most others when all of ``pieces`` form one joined group, else None."""
+    links: dict[int, set[int]] = {p.index: set() for p in pieces}
+    for c in found:
+        if c.tile in links and c.other in links:
+            links[c.tile].add(c.other)
+            links[c.other].add(c.tile)
+    start = pieces[0].index
+    seen, todo = {start}, [start]
+    while todo:
+        for k in links[todo.pop()] - seen:
+            seen.add(k)
+            todo.append(k)
+    if len(seen) != len(pieces):
+        return None
+    return max(pieces, key=lambda p: (len(links[p.index]), -p.index))
