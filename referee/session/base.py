@@ -67,6 +67,7 @@ class RefereeBase:
         self.reported: set[tuple[str, ...]] = set()
         self.waiting_reveal = False
         self.over = False  # the hand is scored; waiting for the table to be cleared
+        self._cleared = 0  # stable states since, without the last hand's line
         self.last_frame = -1
         self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
         self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when

@@ -28,6 +28,17 @@ class Plays(RefereeBase):
                        if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)]
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
         table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
+        used = {q.index for q in table_pieces.values()} | {q.index for q in new}
+        for name in table_names:  # a table tile read doubtfully now is still the tile played there
+            last = self._last_seen.get(name)
+            if last is None or name in table_pieces:
+                continue
+            here = self._near(pieces, last)
+            if here is not None and here.index not in used:
+                same_way = here.axis[0] * last.axis[0] + here.axis[1] * last.axis[1] >= 0
+                pips = last.pips if same_way else (last.pips[1], last.pips[0])
+                table_pieces[name] = dataclasses.replace(here, pips=pips, uncertain=False)
+                used.add(here.index)
         if not table_names:
             if not new:
                 return

@@ -31,17 +31,25 @@ class Referee(Plays):
             return events
         if self.over:
             if set(self._finished_line) & state.names():
+                self._cleared = 0
                 return events  # the last hand's line is still on the table
+            self._cleared += 1
+            if self._cleared < 2:
+                return events  # cleared, or one state that showed nothing: the next one says
             self._new_hand()
         if self.waiting_reveal:
             self._reveal(state, events)
             return events
         pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
+        decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
+        table_names = self.on_table()
+        gone = [n for n in table_names if n not in decided
+                and (n not in self._last_seen or self._near(pieces, self._last_seen[n]) is None)]
+        if len(gone) > 1:
+            return events  # several tiles of the line unseen at once: an arm vision missed, not a table
         for p in pieces:
             if not any(math.dist(c, p.centre) < 0.5 * p.width for c, _ in self._seen):
                 self._seen.append((p.centre, state.frame))
-        decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
-        table_names = self.on_table()
         misread = self._changed(state, pieces, decided, table_names, events)
         self._draws(state, events)
         if self.hand.is_over():
@@ -191,6 +199,7 @@ class Referee(Plays):
     def _new_hand(self) -> None:
         self.hand = self.match.new_hand()
         self.over = False
+        self._cleared = 0
         self.pending.clear()
         self.gone.clear()
         self.face_down = None
