@@ -56,6 +56,8 @@ class Referee(Plays):
             return events
         self._takeback(state, pieces, decided, table_names, events)
         self._plays(state, pieces, {n: i for n, i in decided.items() if i not in misread}, events)
+        if self.waiting_reveal:  # the last tile came late: the reveal may be on the table already
+            self._reveal(state, events)
         return events
 
     def _changed(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
