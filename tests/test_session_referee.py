@@ -63,10 +63,15 @@ def detection(*tiles: TileReading, down: int = 0) -> Detection:
 OCCLUDED = Detection(SIZE[0], SIZE[1], True)
 
 
+def boneyard(count: int) -> tuple[tuple[float, float], ...]:
+    """Where ``count`` face-down tiles lie: a row along the top; drawing takes the last ones."""
+    return tuple((60.0 + 50.0 * k, 60.0) for k in range(count))
+
+
 def state(frame: int, *tiles: TileReading, down: int = 0) -> StableState:
     """A stable state as the stabiliser gives it: uncertain readings are undecided tiles."""
     stable = tuple(StableTile(t, not t.uncertain, 0 if t.uncertain else 2) for t in tiles)
-    return StableState(frame, frame + 1, 2, SIZE[0], SIZE[1], stable, down)
+    return StableState(frame, frame + 1, 2, SIZE[0], SIZE[1], stable, down, boneyard(down))
 
 
 def never(image: Any) -> Detection:
@@ -317,6 +322,17 @@ def test_a_face_down_tile_missed_in_one_state_is_no_draw() -> None:
     assert ref.observe(state(3, OPEN_63, down=13)) == []
     assert ref.observe(state(4, OPEN_63, down=14)) == []
     assert ref.observe(state(5, OPEN_63, down=14)) == []
+    assert ref.hand.held_count(1) == 7
+
+
+def test_face_down_tiles_pushed_about_are_no_draw() -> None:
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    moved = dataclasses.replace(state(3, OPEN_63, down=14),
+                                face_down_at=(*boneyard(13), (900.0, 600.0)))  # one pushed aside
+    assert ref.observe(moved) == []
+    assert ref.observe(dataclasses.replace(moved, frame=4, last=5)) == []
     assert ref.hand.held_count(1) == 7
 
 

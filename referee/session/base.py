@@ -62,7 +62,9 @@ class RefereeBase:
         self.history: list[Event] = []
         self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
         self.face_down: int | None = None  # the boneyard as last confirmed
-        self._tentative: tuple[int, int, int] | None = None  # a smaller count: (count, frame, moves so far)
+        self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie
+        # places emptied in one state, waiting for the next: (places, frame, moves so far, draws)
+        self._tentative: tuple[list[tuple[float, float]], int, int, int] | None = None
         self.gone: dict[str, int] = {}
         self.reported: set[tuple[str, ...]] = set()
         self.waiting_reveal = False

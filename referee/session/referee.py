@@ -88,22 +88,37 @@ class Referee(Plays):
         return misread
 
     def _draws(self, state: StableState, events: list[Event]) -> None:
-        """Fewer face-down tiles after the opening are draws (before it, the deal takes tiles).
-        A decrease counts once the next stable state confirms it (a tile vision missed in one
-        state is no draw); the draws then go in where they happened, by the player to move
-        then, before any play since."""
-        count = state.face_down
+        """Face-down tiles gone from their places after the opening are draws (before it, the
+        deal takes tiles). A place counts as emptied once the next stable state shows it empty
+        too (a tile vision missed in one state is no draw), and only as many as the places
+        newly showing a face-down tile do not make up (tiles pushed about). The draws then go
+        in where they happened: by the player to move then, before any play since."""
+        here = list(state.face_down_at)
         if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
-            self.face_down, self._tentative = count, None
+            self.face_down, self._boneyard_at, self._tentative = len(here), here, None
             return
+        reach = self._tile_reach(state)
+
+        def empty(p: tuple[float, float]) -> bool:
+            return not any(math.dist(p, q) < reach for q in here)
+
         if self._tentative is not None:
-            low, frame, index = self._tentative
+            places, frame, index, drawn = self._tentative
             self._tentative = None
-            if count <= low:
-                self._confirm_draws(self.face_down - low, frame, index, events)
-                self.face_down = low
-        if count < self.face_down:
-            self._tentative = (count, state.frame, self.hand.move_count())
+            if all(empty(p) for p in places):
+                self._confirm_draws(drawn, frame, index, events)
+                self._boneyard_at = [p for p in self._boneyard_at if p not in places]
+                self.face_down = len(self._boneyard_at)
+        missing = [p for p in self._boneyard_at if empty(p)]
+        appeared = [q for q in here if not any(math.dist(p, q) < reach for p in self._boneyard_at)]
+        if len(missing) > len(appeared):
+            self._tentative = (missing, state.frame, self.hand.move_count(), len(missing) - len(appeared))
+
+    def _tile_reach(self, state: StableState) -> float:
+        """A tile's width in this state's pixels: how far a place may shift and stay the place
+        (boxes on touching face-down tiles shift from frame to frame)."""
+        widths = [math.dist(*t.reading.halves) for t in state.tiles]
+        return float(sorted(widths)[len(widths) // 2]) if widths else 20.0
 
     def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event]) -> None:
         later = self.hand.moves[index:]
@@ -133,10 +148,15 @@ class Referee(Plays):
 
     def _takeback(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
                   events: list[Event]) -> None:
-        """The last tile played, gone (its place empty) for ``takeback_states`` states: taken back."""
+        """The last tile played, gone (its place empty) for ``takeback_states`` states in which
+        every other face-up tile is read clearly and the rest of the line is all there: taken
+        back. A state vision read badly (an arm it missed, a blur) neither counts nor resets."""
         if not self.hand.move_count() or self.hand.move(-1).kind != "play":
             self.gone.clear()
             return
+        last_tile = str(self.hand.move(-1).tile)
+        if not all(t.decided for t in state.tiles) or any(n not in decided for n in table_names if n != last_tile):
+            return  # not all read clearly: not a state to judge a take-back by
         last = str(self.hand.move(-1).tile)
         seen = self._last_seen.get(last)
         if last in decided or seen is None or self._near(pieces, seen) is not None:
@@ -206,6 +226,7 @@ class Referee(Plays):
         self.gone.clear()
         self.face_down = None
         self._tentative = None
+        self._boneyard_at = []
         self._last_seen = {}
         self._seen = []
 

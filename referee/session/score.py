@@ -37,6 +37,7 @@ class HandScore:
     false_illegal: int
     draws: int
     draws_found: int
+    false_draws: int
     false_plays: int
     unfollowed: int
     hand_end_right: bool
@@ -77,7 +78,8 @@ def score_hand(truth: Sequence[Mapping[str, Any]], got: Sequence[Event], double_
         my_ends[0].get(k) == ends[0].get(k) for k in ("winner", "points"))
     late = max((have[tile]["frame"] - t["frame"] for tile, t in want.items() if tile in have), default=0)
     return HandScore(len(want), found, right, players, len(fives), fives_right, len(truth_illegal), flagged,
-                     false_illegal, draws, min(draws, my_draws), sum(1 for tile in have if tile not in want),
+                     false_illegal, draws, min(draws, my_draws), max(0, my_draws - draws),
+                     sum(1 for tile in have if tile not in want),
                      sum(1 for e in got if e.kind is Kind.UNFOLLOWED), end_right, late)
 
 
@@ -97,6 +99,7 @@ class HandsTotal:
     players_right: int
     draws: int
     draws_found: int
+    false_draws: int
 
     @classmethod
     def of(cls, scores: Sequence[HandScore]) -> HandsTotal:
@@ -106,7 +109,7 @@ class HandsTotal:
                    sum(s.false_illegal for s in scores), sum(s.false_plays for s in scores),
                    sum(s.unfollowed for s in scores), sum(s.hand_end_right for s in scores),
                    sum(s.players_right for s in scores), sum(s.draws for s in scores),
-                   sum(s.draws_found for s in scores))
+                   sum(s.draws_found for s in scores), sum(s.false_draws for s in scores))
 
     def lines(self) -> list[str]:
         def pct(a: int, b: int) -> str:
@@ -120,4 +123,5 @@ class HandsTotal:
                 f"could not follow (events)     {self.unfollowed}",
                 f"player of each play right     {pct(self.players_right, self.plays)}",
                 f"draws seen                    {pct(self.draws_found, self.draws)}",
+                f"false draws                   {self.false_draws}",
                 f"hand ends right               {pct(self.hand_ends_right, self.hands)}"]

@@ -1,7 +1,7 @@
 """From frames to stable table states: a state counts only when several consecutive frames
 without an arm over the table show the same face-up tiles in the same places; each tile's value
-is voted over those frames, so a flickering pip count cannot produce a move, and the number of
-face-down tiles is the (upper) median over them."""
+is voted over those frames, so a flickering pip count cannot produce a move, and face-down tiles
+count where at least half of them show one."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ class StableState:
     height: int
     tiles: tuple[StableTile, ...]
     face_down: int
+    face_down_at: tuple[tuple[float, float], ...] = ()
 
     def names(self) -> set[str]:
         return {t.name for t in self.tiles if t.decided}
@@ -155,9 +156,25 @@ class Stabiliser:
         tiles = tuple(self._vote(track) for track in self._tracks if track.firm or len(track.frames) >= half)
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
-        counts = sorted(len(d.face_down) for _, d in self._run)
-        median = counts[len(counts) // 2]  # the upper median: a tile missed in one frame is still there
-        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, median)
+        places = self._face_down_places()
+        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, len(places), places)
+
+    def _face_down_places(self) -> tuple[tuple[float, float], ...]:
+        """Where face-down tiles lie: places where at least half the run's frames show one (a
+        tile vision missed in one frame is still there; a phantom in one frame is not)."""
+        places: list[tuple[tuple[float, float], float, int]] = []  # centre, reach, frames
+        for _, detection in self._run:
+            for f in detection.face_down:
+                c = f.center
+                reach = 0.4 * min(math.dist(f.corners[0], f.corners[1]), math.dist(f.corners[1], f.corners[2]))
+                for k, (centre, r, n) in enumerate(places):
+                    if math.dist(centre, c) <= max(r, 2.0):
+                        places[k] = (centre, r, n + 1)
+                        break
+                else:
+                    places.append((c, reach, 1))
+        need = (len(self._run) + 1) // 2
+        return tuple(centre for centre, _, n in places if n >= need)
 
     def _vote(self, track: _Track) -> StableTile:
         votes = Counter(_key(r.pips) for r in track.readings if not r.uncertain)
