@@ -80,6 +80,10 @@ class VisionConfig:
     occluder_tiles: float = 6.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
+    # A line of tiles running off the frame crosses its edge along at most this many tile lengths
+    # (a shallow angle, a double crosswise); a blob lying along the edge for longer is the floor
+    # beyond the table (or an arm), never tiles, whatever its colour.
+    edge_contact: float = 2.5
     # Packing places first the tiles that are locked in place (a double crosswise on a line, a
     # tile boxed in): where a rectangle of pack_lock of a tile's size fits and can slide by at
     # most pack_slide of its sides (pack_lock 1 turns this off).
@@ -119,6 +123,7 @@ class VisionConfig:
             ("divider_snr", self.divider_snr > 1),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("max_blob_tiles", self.max_blob_tiles > 1),
+            ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
         ]

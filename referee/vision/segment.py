@@ -179,11 +179,13 @@ def _window(x0: int, y0: int, x1: int, y1: int, margin: int, shape: tuple[int, .
     return max(0, x0 - margin), max(0, y0 - margin), min(shape[1], x1 + margin), min(shape[0], y1 + margin)
 
 
-def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[int],
-                                                                                list[float], list[int]]:
+def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...],
+               origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray, list[int], list[float], list[int]]:
     """The blobs of a mask shaped like one tile (right proportions, filling their rectangle):
     their labels and lengths, and which of them hold holes. ``mask`` may be a window of a frame of
-    ``shape``, holding the whole of what is set in the frame."""
+    ``shape`` at ``origin`` (x, y), holding the whole of what is set in the frame. A blob the
+    frame's edge cuts is never one: its shape is the frame's doing (the floor beyond the table
+    reaches the edge, and its boards may look like tiles)."""
     _, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     keep: list[int] = []
     marked: list[int] = []
@@ -194,6 +196,8 @@ def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...]) -> tuple
         if i == 0:
             continue
         x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if x + origin[0] == 0 or y + origin[1] == 0 or x + origin[0] + bw == w or y + origin[1] + bh == h:
+            continue
         blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
         pts = outline(blob)
         (_, _), (a, b), _ = cv2.minAreaRect(pts)
@@ -258,7 +262,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: floa
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     for j in range(k):
         mask = cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE, close)
-        comp, stats, keep, lengths, marked = _tile_like(mask, aspect, fg.shape)
+        comp, stats, keep, lengths, marked = _tile_like(mask, aspect, fg.shape, (x0, y0))
         areas = stats[:, cv2.CC_STAT_AREA]
         score = float(areas[keep].sum()) + float(areas[marked].sum())
         if lengths and (best is None or score > best[0]):

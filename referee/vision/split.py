@@ -173,6 +173,16 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     return [b for b in boxes if 0 <= b.cx < w and 0 <= b.cy < h]
 
 
+def _edge_contact(blob: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> int:
+    """How many of the frame's edge pixels a blob (at ``origin`` (x, y) in a frame of ``shape``)
+    covers."""
+    x, y = origin
+    h, w = blob.shape
+    fh, fw = shape
+    return (int(np.count_nonzero(blob[:, 0])) * (x == 0) + int(np.count_nonzero(blob[:, -1])) * (x + w == fw)
+            + int(np.count_nonzero(blob[0])) * (y == 0) + int(np.count_nonzero(blob[-1])) * (y + h == fh))
+
+
 def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
                 face_distance: np.ndarray | None = None) -> tuple[list[Box], list[np.ndarray]]:
     """Every tile rectangle in a face mask, given the tile length in the mask's pixels; and the
@@ -191,8 +201,9 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
         if share > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh):
             # From the frame's edge: tiles if of the tiles' colour and covered by tiles, else an
             # arm (or the floor).
-            tiled = share <= config.max_blob_tiles and (face_distance is None or float(
-                np.median(face_distance[y:y + bh, x:x + bw][blob > 0])) <= config.face_reach)
+            tiled = (share <= config.max_blob_tiles and _edge_contact(blob, (x, y), mask.shape)
+                     <= config.edge_contact * length and (face_distance is None or float(
+                         np.median(face_distance[y:y + bh, x:x + bw][blob > 0])) <= config.face_reach))
             packed = _pack(blob, length, width, config) if tiled else []
             if packed:
                 boxes.extend(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y) for b in packed)
