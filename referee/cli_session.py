@@ -173,7 +173,7 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
         raise _user_error(str(error)) from None
 
 
-def run(args: argparse.Namespace, live: bool = False) -> int:
+def run(args: argparse.Namespace, live: bool = False) -> Session:
     from referee.session.sources import SourceError
     session = _session(args, live)
     inputs = _inputs(getattr(args, "inputs", None))
@@ -196,7 +196,7 @@ def run(args: argparse.Namespace, live: bool = False) -> int:
     except SourceError as error:
         raise _user_error(str(error)) from None
     session.finish()
-    return 0
+    return session
 
 
 def _apply(session: Session, item: Input) -> None:
@@ -234,14 +234,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     args.source_spec = args.source
     if not Path(args.source).exists():
         raise _user_error(f"{args.source} does not exist (give a folder of frames or a video file)")
-    return run(args)
+    run(args)
+    return 0
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     if (args.camera is None) == (args.source is None):
         raise _user_error("give one of --camera 0|1|...|pi or --source PATH")
     args.source_spec = args.camera if args.camera is not None else args.source
-    return run(args, live=True)
+    run(args, live=True)
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -261,7 +263,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"Replaying the sample hand in {DEMO.relative_to(REPO)} ({data['variant']}, {data['players']} players, "
               f"{len(data['frames'])} frames) through vision, layout, the referee and the rules.", flush=True)
-    return run(args)
+    session = run(args)
+    if not args.json:  # how it went, against what the hand really was (the sample has its truth)
+        from referee.session.score import score_hand
+        first = hand["actions"][0]["play"].split("-")
+        score = score_hand(data["events"], session.events, first[0] == first[1])
+        print(f"\nThe hand had {score.plays} plays; the referee followed {score.plays_right} with the right tile "
+              f"and end ({score.fives_right} of {score.fives} fives scores right), flagged {score.illegal_flagged} of "
+              f"{score.illegal} illegal placements, and made {score.false_illegal} false calls. Plays it did not "
+              "announce are tiles vision could not read with confidence: the referee waits rather than guess.")
+    return 0
 
 
 def _common(p: argparse.ArgumentParser, house: bool = True) -> None:

@@ -137,8 +137,6 @@ def contacts(pieces: list[Piece], reach: float = 0.3, middle: float = 0.25) -> l
                 s, t = b.local(p)
                 if b.length / 2 - abs(s) > 0.45 * unit and b.width / 2 - abs(t) > 0.45 * unit:
                     continue
-                if side and b.is_double:
-                    continue  # two doubles side by side never join
                 best = _classify(a, half, b, s, t, gap, middle, side)
             if best is not None:
                 found.append(best)

@@ -89,8 +89,10 @@ def ports_of(pieces: list[Piece], found: Iterable[Contact]) -> tuple[list[Join],
     for c in found:
         a, b = pieces[c.tile], pieces[c.other]
         pa: Port = ("long", c.side) if c.side else ("end", c.half) if a.is_double else ("half", c.half)
-        if c.side and c.part is Part.MIDDLE:
+        if c.side and c.part is Part.MIDDLE and not b.is_double:
             continue  # a double's side along another tile's side: they lie side by side
+        # (two doubles side by side do touch: never legally, as no number has two doubles, so
+        # such a join is always a mismatch, reported as one)
         if b.is_double:
             pb: Port = ("end", c.other_half) if c.part is Part.END else ("long", side_of(b, a.end_point(c.half)))
         elif c.part is Part.MIDDLE:
