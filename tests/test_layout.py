@@ -227,6 +227,14 @@ def test_a_tile_whose_touching_half_does_not_match_is_a_mismatch(backwards: bool
     assert got["loose"] == [] and got["misplaced"] == []
 
 
+def test_two_doubles_side_by_side_are_a_mismatch() -> None:
+    # 6-6 across the line, 6-2 on one long side; 2-2 laid across against the other long side:
+    # no number has two doubles, so two doubles touching never match.
+    got = lay(tile((6, 6), 0, 0, 90), tile((6, 2), 60, 0, 0), tile((2, 2), -40, 0, 90))
+    assert got["mismatches"] == [["6-6", "2-2"]]
+    assert "2-2" not in got["line"] and got["loose"] == []
+
+
 def test_a_tile_against_the_middle_of_a_long_side_is_misplaced() -> None:
     got = lay(tile((1, 2), 0, 0, 0), tile((2, 3), 80, 0, 0), tile((5, 6), 0, 60, 90))
     assert_same_table(got, table_of(["1-2", "2-3"], open_ends=[1, 3], count=4))

@@ -160,11 +160,14 @@ def test_killed_from_outside_at_any_moment_loses_no_event_and_says_none_twice(tm
 
 
 def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
-    result = referee("demo", "--json", timeout=900)
+    result = referee("demo", timeout=900)
     ok(result)
-    events = _lines(result.stdout)
-    assert all("event" in e and "frame" in e for e in events)
-    assert not any(e["event"] == "illegal" and e.get("tile") != "6-5" for e in events)  # no false illegal
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Replaying the sample hand in sample_images/sequences/sequence-11-000")
+    assert "The hand had 13 plays; the referee followed" in result.stdout
+    assert "made 0 false calls" in result.stdout
+    events = [line for line in lines if line.startswith("frame")]
+    assert events and all(" play " in e or " draw " in e or " unfollowed " in e or "6-5" in e for e in events)
 
 
 @pytest.mark.parametrize(("args", "needle"), [

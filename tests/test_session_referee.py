@@ -591,3 +591,40 @@ def test_the_spinners_short_ends_are_up_and_down() -> None:
     hand.play(Play(Tile(5, 3), first), seat=1)
     second = where([spinner, right, left, above, below])
     assert {first, second} == {End.UP, End.DOWN}
+
+
+def test_a_state_read_badly_does_not_count_towards_a_take_back() -> None:
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    ref.observe(state(2, OPEN_63, RIGHT_34))
+    blurred = tile(6, 3, 400, 300, uncertain=True)  # the rest of the line not read clearly
+    assert ref.observe(state(4, blurred)) == []
+    assert ref.observe(state(6, blurred)) == []
+    assert sorted(ref.on_table()) == ["4-3", "6-3"]
+
+
+def test_several_line_tiles_vanishing_at_once_is_no_table() -> None:
+    ref = opened()
+    ref.observe(state(2, OPEN_63, RIGHT_34))
+    ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26))
+    assert sorted(ref.on_table()) == ["4-3", "6-2", "6-3"]
+    for frame in (6, 8, 10):  # an arm vision did not see hides the line: nothing happens
+        assert ref.observe(state(frame, tile(5, 5, 700, 500))) == []
+    assert sorted(ref.on_table()) == ["4-3", "6-2", "6-3"]
+
+
+def test_an_unreadable_tile_pinned_down_by_the_rules_is_played_marked_inferred() -> None:
+    ref = opened()
+    unread = tile(3, 5, 480, 300, uncertain=True)  # 4-3 laid, read doubtfully as 3-5 (far half wrong too)
+    after = tile(4, 1, 560, 300)  # then 4-1 against its far half, read clearly
+    assert ref.observe(state(2, OPEN_63, unread, after)) == []  # the far halves disagree (5 vs 4): wait
+    unread = tile(3, 4, 480, 300, uncertain=True)  # now its far half reads 4, as 4-1's near half shows
+    got = ref.observe(state(4, OPEN_63, unread, after))
+    assert [(e.tile, e.end, e.inferred) for e in got] == [("4-3", "right", True), ("4-1", "right", None)]
+
+
+def test_a_double_laid_against_the_spinners_side_is_a_mismatch() -> None:
+    ref = Referee(FIVES)
+    ref.observe(state(1, across(6, 400, 300)))
+    ref.observe(state(3, across(6, 400, 300), tile(6, 2, 440, 300)))  # 6-2 on the right long side
+    (event,) = ref.observe(state(5, across(6, 400, 300), tile(6, 2, 440, 300), across(2, 360, 300)))
+    assert (event.kind, event.tile, event.reason) == (Kind.ILLEGAL, "2-2", "mismatch")
