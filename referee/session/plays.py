@@ -200,8 +200,11 @@ class Plays(RefereeBase):
         reason = placement.reason
         if end is not None and placement.touching is not None and not tile.is_double:
             value = self.hand.table.values[END_INDEX[end]]
-            if placement.touching != value and value in tile:
-                reason = "mismatch"  # laid the wrong way round: its other half faces the end
+            # Laid the wrong way round (its other half faces the end): said only when the whole
+            # state is read and accounted for, as a half read on the wrong side of a box
+            # straddling a seam looks just the same.
+            if placement.touching != value and value in tile and self._explained(state, name):
+                reason = "mismatch"
         if reason is None and end is not None:
             try:
                 points = self.hand.play(Play(tile, end), seat=seat)

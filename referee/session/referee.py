@@ -92,7 +92,8 @@ class Referee(Plays):
         deal takes tiles). A place counts as emptied once the next stable state shows it empty
         too (a tile vision missed in one state is no draw), and only as many as the places
         newly showing a face-down tile do not make up (tiles pushed about). The draws then go
-        in where they happened: by the player to move then, before any play since."""
+        in where they happened: by the player to move then, before any play since. Both states
+        must show that many fewer face-down tiles in all, too."""
         here = list(state.face_down_at)
         if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
             self.face_down, self._boneyard_at, self._tentative = len(here), here, None
@@ -105,13 +106,13 @@ class Referee(Plays):
         if self._tentative is not None:
             places, frame, index, drawn = self._tentative
             self._tentative = None
-            if all(empty(p) for p in places):
+            if all(empty(p) for p in places) and len(here) <= len(self._boneyard_at) - drawn:
                 self._confirm_draws(drawn, frame, index, events)
                 self._boneyard_at = [p for p in self._boneyard_at if p not in places]
                 self.face_down = len(self._boneyard_at)
         missing = [p for p in self._boneyard_at if empty(p)]
         appeared = [q for q in here if not any(math.dist(p, q) < reach for p in self._boneyard_at)]
-        if len(missing) > len(appeared):
+        if len(missing) > len(appeared) and len(here) < len(self._boneyard_at):
             self._tentative = (missing, state.frame, self.hand.move_count(), len(missing) - len(appeared))
 
     def _tile_reach(self, state: StableState) -> float:
