@@ -8,9 +8,11 @@ ours (not SQLite, another program's database, a newer schema) is never written t
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -135,19 +137,11 @@ class EventLog:
 
     def _open(self) -> None:
         if not self._check():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    if not self._check():  # nobody else created it meanwhile
-                        for statement in _SCHEMA:
-                            self._db.execute(statement)
-                        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                    self._db.execute("COMMIT")
-                finally:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-            except sqlite3.Error as error:
-                raise self._error(error) from None
+            with self._transaction():
+                if not self._check():  # nobody else created it meanwhile
+                    for statement in _SCHEMA:
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         try:
             mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self._db.execute("PRAGMA synchronous = FULL")
@@ -204,23 +198,29 @@ class EventLog:
         ``announced=True`` records, in the same commit, that it is about to be announced: a crash
         can then cost at most the saying of it, never a second saying."""
         text = json.dumps(event.to_json(), ensure_ascii=False)
+        with self._transaction():
+            self._session_exists(session_id)
+            row = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE session_id = ?",
+                                   (session_id,)).fetchone()
+            seq = int(row[0])
+            self._db.execute("INSERT INTO events (session_id, seq, frame, json, announced, written) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", (session_id, seq, event.frame, text, int(announced), _now()))
+        return seq
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction (taken at once, so writers queue), committed on success and
+        rolled back on any error; SQLite errors become one-line EventLogErrors."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._session_exists(session_id)
-                row = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE session_id = ?",
-                                       (session_id,)).fetchone()
-                seq = int(row[0])
-                self._db.execute("INSERT INTO events (session_id, seq, frame, json, announced, written) "
-                                 "VALUES (?, ?, ?, ?, ?, ?)",
-                                 (session_id, seq, event.frame, text, int(announced), _now()))
+                yield
                 self._db.execute("COMMIT")
             finally:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
         except sqlite3.Error as error:
             raise self._error(error) from None
-        return seq
 
     def mark_announced(self, session_id: int, seq: int) -> None:
         """Record that event ``seq`` of the session is being announced; commits. The mark is
