@@ -260,6 +260,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
                  "blocked_scoring", "spinner"):
         setattr(args, name, None)
     args.draw_when_able = False
+    from referee.session.phrases import Phrases
+    try:
+        Phrases.load(args.lang)  # a wrong language is said before anything runs
+    except ValueError as error:
+        raise _user_error(str(error)) from None
     if not args.json:
         print(f"Replaying the sample hand in {DEMO.relative_to(REPO)} ({data['variant']}, {data['players']} players, "
               f"{len(data['frames'])} frames) through vision, layout, the referee and the rules.", flush=True)

@@ -177,6 +177,7 @@ def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
     (["replay", "/nonexistent/frames"], "/nonexistent/frames"),
     (["replay", str(SAMPLE), "--resume"], "--log"),
     (["replay", str(SAMPLE), "--lang", "xx"], "xx"),
+    (["demo", "--lang", "xx"], "xx"),
     (["replay", str(SAMPLE), "--opener", "5"], "--opener"),
     (["replay", str(SAMPLE), "--seats", "bottom,nowhere"], "nowhere"),
 ])
