@@ -15,6 +15,7 @@ from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify
 from referee.vision.refine import refine, snap
 from referee.vision.segment import (
+    Colour,
     TableModel,
     face_colour,
     face_mask,
@@ -107,7 +108,6 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     view = _View.of(image, scale)
     model = fit_table(view.lab)
     view = view.against(model)
-    first_view = view
     u = unlit(view.lab, view.light)
     found = face_colour(view.lab, view.light, view.fg, config.aspect, u)
     if found is None:
@@ -118,28 +118,21 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     # Small tiles are looked at enlarged: a pip's notch or a seam is then a few pixels, not one.
     first = known * scale if known else seen_length
     if first < config.work_tile_px:
+        # An arm over the table makes the tiles look tiny (its texture is taken for them): ask
+        # first, at this scale, whether the frame is occluded, before paying for the enlarged
+        # pass (three times the pixels in each direction).
+        if _segment(view, u, face, config, known * scale if known else None, seen_length).occluded:
+            return Detection(w, h, True)
         grow = min(config.work_tile_px / first, 3.0)
         scale *= grow
         view = _View.of(image, scale).against(model, view.spread)
         seen_length *= grow
-    lab, light, table, loose, work = view.lab, view.light, view.table, view.loose, view.image
-    length = known * scale if known else None
-    if view is not first_view:
-        u = unlit(lab, light)
-    face_distance = face.distance(u)
-    free = 1 - loose
-    tcol = table_colour(lab, light, table, free, u)
-    mask = face_mask(lab, light, face, tcol, config, u, face_distance) & loose
-    if length is None:
-        length = seen_length
-    mask = _fill_holes(mask, length * length / config.aspect / 2)
-    k = max(3, round(config.open_share * length)) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    if known is None:
-        length = estimate_tile_length(mask, config, near=length) or length
-    boxes, big = split_blobs(mask, length, config, face_distance)
-    if big and _occluded(free, big, face_distance, length * length / config.aspect, config):
+        u = unlit(view.lab, view.light)
+    work = view.image
+    seg = _segment(view, u, face, config, known * scale if known else None, seen_length)
+    if seg.occluded:
         return Detection(w, h, True)
+    boxes = seg.boxes
     if config.run_reach > 0:
         full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
                                     width=b.width / scale) for b in boxes]
@@ -151,6 +144,33 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes)]
     return _read(image, boxes, scale, config, w, h)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Segmented:
+    """Stages 3 and 4 at one scale: the tile rectangles and whether an arm is over the table."""
+
+    boxes: list[Box]
+    occluded: bool
+
+
+def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: float | None,
+             seen_length: float) -> _Segmented:
+    """The face mask, one rectangle per tile and the occlusion test, on ``view``."""
+    lab, light, table, loose = view.lab, view.light, view.table, view.loose
+    face_distance = face.distance(u)
+    free = 1 - loose
+    tcol = table_colour(lab, light, table, free, u)
+    mask = face_mask(lab, light, face, tcol, config, u, face_distance) & loose
+    length = known if known else seen_length
+    mask = _fill_holes(mask, length * length / config.aspect / 2)
+    k = max(3, round(config.open_share * length)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if known is None:
+        length = estimate_tile_length(mask, config, near=length) or length
+    boxes, big = split_blobs(mask, length, config, face_distance)
+    occluded = bool(big) and _occluded(free, big, face_distance, length * length / config.aspect, config)
+    return _Segmented(boxes, occluded)
 
 
 def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
