@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cv2
 
-from referee.rules import Rules, Variant
+from referee.rules.record import parse_record
 from referee.session.eventlog import EventLog
 from referee.session.events import Event, Kind
 from referee.session.live import LatestFrames
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     data = json.loads((args.hand / "sequence.json").read_text())
-    rules = Rules(Variant(data["variant"]), players=data["players"], hand_size=data["rules"]["hand_size"])
+    rules = parse_record(data).rules
     camera = SimulatedCamera(args.hand, args.hold, args.arm)
     truth_plays = {e["tile"]: e["frame"] for e in data["events"] if e["event"] == "play"}
     said: dict[str, float] = {}

@@ -31,8 +31,7 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
     """Referee one rendered hand; its score row (raises ValueError for a bad folder)."""
     from referee.cli_session import json_frames
     from referee.render.truth import camera_from_params, seat_angles
-    from referee.rules import Rules, Variant
-    from referee.rules.variants import BlockedScoring
+    from referee.rules.record import parse_record
     from referee.session.loop import Input, Session
     from referee.session.referee import RefereeConfig
     from referee.session.score import score_hand
@@ -42,12 +41,7 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
 
     path = Path(folder)
     data = json.loads((path / "sequence.json").read_text(encoding="utf-8"))
-    r = data["rules"]
-    rules = Rules(variant=Variant(data["variant"]), players=data["players"], hand_size=r["hand_size"],
-                  target=r["target"], max_pips=r["max_pips"], spinner=r["spinner"],
-                  keep_in_boneyard=r["keep_in_boneyard"], draw_count=r["draw_count"],
-                  draw_when_able=r["draw_when_able"],
-                  blocked_scoring=None if r["blocked_scoring"] is None else BlockedScoring(r["blocked_scoring"]))
+    rules = parse_record(data).rules  # sequence.json is the hand's game record
     hand = data["hands"][0]
     opener = hand["actions"][0]["player"]
     truth = data["events"]
@@ -105,7 +99,7 @@ def cmd_evaluate_hands(args: argparse.Namespace) -> int:
         else:
             with ProcessPoolExecutor(jobs) as pool:
                 results = list(pool.map(referee_hand, *zip(*work, strict=True)))
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError) as error:  # RecordError is a ValueError
         raise _user_error(f"cannot referee a hand in {root}: {error}") from None
     fields = [f.name for f in HandScore.__dataclass_fields__.values()]
     for row in results:

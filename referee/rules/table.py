@@ -189,7 +189,8 @@ class Table:
                           if v != CLOSED and (i < UP or self.arms[i]))
         return LineOfPlay(line, spinner, branches, open_ends, self.fives_count())
 
-    def _spinner_tile(self) -> Tile | None:
+    def spinner_tile(self) -> Tile | None:
+        """The spinner, once there is one."""
         if self.spinner is None:
             return None
         arm, pos = self.spinner
@@ -235,7 +236,7 @@ class Table:
                 if tile.is_double:
                     self.spinner = (i, len(arm) - 1)
             elif self.values[UP] == CLOSED and self._spinner_open():
-                spinner = self._spinner_tile()
+                spinner = self.spinner_tile()
                 assert spinner is not None
                 self.values[UP] = self.values[DOWN] = spinner.high
                 self.doubles[UP] = self.doubles[DOWN] = True
@@ -274,7 +275,7 @@ class Table:
             value = self.opener_left if i == LEFT else self.opener.other(self.opener_left)
             self.values[i], self.doubles[i] = value, self.opener.is_double
         else:
-            spinner = self._spinner_tile()
+            spinner = self.spinner_tile()
             assert spinner is not None
             self.values[i], self.doubles[i] = spinner.high, True
 

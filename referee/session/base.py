@@ -12,13 +12,10 @@ from referee.rules import Hand, Play, Rules, Tile
 from referee.rules.match import Match
 from referee.rules.scoring import Termination
 from referee.rules.state import Action
-from referee.rules.table import End
+from referee.rules.table import END_INDEX, ENDS, End
 from referee.session.ends import Placement
 from referee.session.events import Event, Kind
 from referee.session.stabilise import StableState
-
-END_INDEX = {End.LEFT: 0, End.RIGHT: 1, End.UP: 2, End.DOWN: 3}
-ENDS = (End.LEFT, End.RIGHT, End.UP, End.DOWN)
 
 
 def name_of(pips: tuple[int, int]) -> str:
@@ -163,7 +160,7 @@ class RefereeBase:
                 assert action.tile is not None
                 tile = swap.get(action.tile, action.tile)
                 i = next(plays)
-                end = None if i < 0 else [End.LEFT, End.RIGHT, End.UP, End.DOWN][i]
+                end = None if i < 0 else ENDS[i]
                 self.hand.play(Play(tile, end), seat=action.player)
             elif action.kind == "draw":
                 self.hand.draw(seat=action.player, unseen=True)

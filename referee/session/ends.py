@@ -8,9 +8,7 @@ import dataclasses
 
 from referee.layout.geometry import Contact, Part, Piece, end_of, side_of
 from referee.rules import Tile
-from referee.rules.table import DOWN, LEFT, RIGHT, UP, End, Table
-
-_ENDS = (End.LEFT, End.RIGHT, End.UP, End.DOWN)
+from referee.rules.table import DOWN, END_INDEX, ENDS, LEFT, RIGHT, UP, End, Table
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,7 +27,7 @@ def _end_tiles(table: Table) -> dict[int, Tile]:
     """The tile forming each end of the table: the last of its arm, else the opener (left and
     right) or the spinner (up and down)."""
     out: dict[int, Tile] = {}
-    spinner = table._spinner_tile()
+    spinner = table.spinner_tile()
     for i in (LEFT, RIGHT, UP, DOWN):
         arm = table.arms[i]
         if arm:
@@ -48,7 +46,7 @@ def _before(table: Table, i: int) -> Tile | None:
         return arm[-2][0]
     if len(arm) == 1:
         if i >= UP:
-            return table._spinner_tile()
+            return table.spinner_tile()
         return table.opener
     return None
 
@@ -81,7 +79,7 @@ def place(table: Table, new: Piece, contacts: list[Contact], pieces: dict[str, P
         end, why = _which(table, tile, other, other_port, hits, pieces)
         (found if end is not None else closed).append(Placement(end, why, touching))
     if found:
-        matching = [p for p in found if p.end is not None and table.values[_ENDS.index(p.end)] == p.touching]
+        matching = [p for p in found if p.end is not None and table.values[END_INDEX[p.end]] == p.touching]
         pool = matching or found
         distinct = {p.end for p in pool}
         return pool[0] if len(distinct) == 1 else Placement(None, "ambiguous_end")
@@ -116,13 +114,13 @@ def _which(table: Table, tile: Tile, piece: Piece, port: tuple[str, int], hits: 
         value = piece.pips[k]
         for i in hits:
             if table.values[i] == value:
-                return _ENDS[i], None
+                return ENDS[i], None
         return None, "no_such_end"  # the half already joined to the line
-    spinner = table._spinner_tile() is tile
+    spinner = table.spinner_tile() is tile
     if kind == "end":
         if not spinner:
             return None, "end_closed"
-        return _ENDS[_up_or_down(table, piece, k, pieces)], None
+        return ENDS[_up_or_down(table, piece, k, pieces)], None
     # Its long sides: the arms it ends, except the spinner's own short ends (arms still empty).
     long_hits = [i for i in hits if not (spinner and i >= UP and not table.arms[i])]
     if not long_hits:
@@ -132,7 +130,7 @@ def _which(table: Table, tile: Tile, piece: Piece, port: tuple[str, int], hits: 
         before = _before(table, i)
         if before is not None and str(before) in pieces and side_of(piece, pieces[str(before)].centre) == k:
             return None, "no_such_end"  # the side the arm comes in by
-        return _ENDS[i], None
+        return ENDS[i], None
     # The opener double alone (or the spinner with both long arms empty): its sides are left
     # and right; an arm already laid says which is which.
     for i in (LEFT, RIGHT):
@@ -140,7 +138,7 @@ def _which(table: Table, tile: Tile, piece: Piece, port: tuple[str, int], hits: 
             first = str(table.arms[i][0][0])
             if first in pieces:
                 side = side_of(piece, pieces[first].centre)
-                return (_ENDS[i], None) if side == k else (_ENDS[1 - i], None)
+                return (ENDS[i], None) if side == k else (ENDS[1 - i], None)
     return End.LEFT, None
 
 

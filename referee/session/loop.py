@@ -16,11 +16,10 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from referee.rules import IllegalAction, Play, Rules, Tile, Variant
-from referee.rules.table import End
+from referee.rules import IllegalAction, Rules, Variant
 from referee.rules.variants import BlockedScoring
 from referee.session.eventlog import EventLog
-from referee.session.events import Event, Kind
+from referee.session.events import Event
 from referee.session.phrases import Phrases
 from referee.session.referee import Referee, RefereeConfig
 from referee.session.stabilise import Stabiliser, StabiliserConfig
@@ -77,35 +76,7 @@ def rules_settings(rules: Rules) -> dict[str, Any]:
 
 def restore(referee: Referee, events: Iterable[Event]) -> None:
     """Bring a fresh referee to where a logged session left off, without announcing anything."""
-    for event in events:
-        hand = referee.hand
-        kind = event.kind
-        if kind is Kind.PLAY and event.tile is not None:
-            end = None if event.end is None else End(event.end)
-            hand.play(Play(Tile.parse(event.tile), end), seat=event.player)
-            if hand.is_over() and hand.outcome() is not None:
-                referee.waiting_reveal = True
-        elif kind is Kind.ILLEGAL and event.tile is not None:
-            referee.pending[event.tile] = None if event.end is None else End(event.end)
-        elif kind is Kind.DRAW:
-            hand.draw(seat=event.player, unseen=True)
-        elif kind is Kind.PASS:
-            hand.pass_turn(event.player)
-            if hand.is_over():
-                referee.waiting_reveal = True
-        elif kind is Kind.UNDO:
-            if hand.move_count():
-                hand.undo()
-            referee.waiting_reveal = False
-        elif kind is Kind.CORRECTION and event.tile and event.reason:
-            referee.correct(event.frame, event.reason, event.tile)
-            referee.history.pop()
-        elif kind is Kind.HAND_END:
-            referee.finish_logged(event)
-        elif kind is Kind.UNFOLLOWED:
-            referee.reported.add((event.reason or "", *(event.tiles or ())))
-        referee.history.append(event)
-        referee.last_frame = max(referee.last_frame, event.frame)
+    referee.restore(events)
 
 
 def _crash_point(where: str, seq: int | None) -> None:

@@ -9,7 +9,8 @@ import math
 
 from referee.layout.geometry import Contact, Piece, contacts
 from referee.rules import IllegalAction, Play, Tile
-from referee.session.base import END_INDEX, RefereeBase, name_of
+from referee.rules.table import END_INDEX
+from referee.session.base import RefereeBase, name_of
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.stabilise import StableState

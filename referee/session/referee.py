@@ -9,10 +9,12 @@ camera cannot see (a pass, a correction, an undo) comes in by hand."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from referee.layout.geometry import Piece, piece
-from referee.rules import IllegalAction, Tile
+from referee.rules import IllegalAction, Play, Tile
 from referee.rules.scoring import Termination
+from referee.rules.table import End
 from referee.session.base import RefereeConfig, name_of
 from referee.session.events import Event, Kind
 from referee.session.plays import Plays
@@ -185,6 +187,38 @@ class Referee(Plays):
             self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
             return
         self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats])
+
+    def restore(self, events: Iterable[Event]) -> None:
+        """Come to where a logged session left off (``--resume``), announcing nothing."""
+        for event in events:
+            hand = self.hand
+            kind = event.kind
+            if kind is Kind.PLAY and event.tile is not None:
+                end = None if event.end is None else End(event.end)
+                hand.play(Play(Tile.parse(event.tile), end), seat=event.player)
+                if hand.is_over() and hand.outcome() is not None:
+                    self.waiting_reveal = True
+            elif kind is Kind.ILLEGAL and event.tile is not None:
+                self.pending[event.tile] = None if event.end is None else End(event.end)
+            elif kind is Kind.DRAW:
+                hand.draw(seat=event.player, unseen=True)
+            elif kind is Kind.PASS:
+                hand.pass_turn(event.player)
+                if hand.is_over():
+                    self.waiting_reveal = True
+            elif kind is Kind.UNDO:
+                if hand.move_count():
+                    hand.undo()
+                self.waiting_reveal = False
+            elif kind is Kind.CORRECTION and event.tile and event.reason:
+                self.correct(event.frame, event.reason, event.tile)
+                self.history.pop()
+            elif kind is Kind.HAND_END:
+                self.finish_logged(event)
+            elif kind is Kind.UNFOLLOWED:
+                self.reported.add((event.reason or "", *(event.tiles or ())))
+            self.history.append(event)
+            self.last_frame = max(self.last_frame, event.frame)
 
     def finish_logged(self, event: Event) -> None:
         """Score the hand as a logged ``hand_end`` did (on resume), from its reveal."""
