@@ -15,6 +15,19 @@ REPO = Path(__file__).resolve().parents[1]
 REAL = Path(os.environ.get("REFEREE_REAL_PHOTOS") or REPO.parent / "shared" / "real_photos")
 REAL_ABSENT = (f"the real photographs are not in the repository (GPL licence); put them in {REAL} "
                "as CI does, or point REFEREE_REAL_PHOTOS at them")
+#: CI (``.ci/run``) sets this: there the photographs must be found, so their tests always run.
+REAL_REQUIRED = os.environ.get("REFEREE_REQUIRE_REAL_PHOTOS") == "1"
+
+
+def need_real_photos() -> None:
+    """Skip, saying why and how to run, when the photographs are absent on a developer's machine;
+    fail in CI, where they must be beside the checkout."""
+    import pytest
+    if REAL.is_dir():
+        return
+    if REAL_REQUIRED:
+        pytest.fail(f"the real photographs must be in {REAL} (CI has ../shared beside the checkout)")
+    pytest.skip(REAL_ABSENT)
 
 
 def referee(*args: str | Path, cwd: Path = REPO, stdin: str | None = None,

@@ -30,7 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from helpers import REAL, REAL_ABSENT, REPO
+from helpers import REAL, REPO, need_real_photos
 
 from referee.render.generate import Options
 from referee.render.sprites import PIP_LAYOUT
@@ -380,8 +380,7 @@ HERZOG_8_FLOOR = 2
 
 
 def real_photos() -> list[Path]:
-    if not REAL.is_dir():
-        pytest.skip(REAL_ABSENT)
+    need_real_photos()
     photos = sorted(p for p in REAL.glob("*.jpeg") if p.with_suffix(".json").exists())
     assert photos, f"no labelled photos in {REAL}"
     return photos

@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from helpers import REAL, REAL_ABSENT, REPO, one_error_line, referee
+from helpers import REAL, REPO, need_real_photos, one_error_line, referee
 
 from referee.vision.annotate import annotate
 from referee.vision.evaluate import (
@@ -196,8 +196,8 @@ def test_real_photo_labels_without_occluded_or_corners() -> None:
     assert (score.matched, score.right, score.false) == (2, 2, 0)
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason=REAL_ABSENT)
 def test_the_real_photo_labels_parse_and_score_perfectly_against_themselves() -> None:
+    need_real_photos()
     cases = find_cases(REAL)
     assert len(cases) >= 8 and sum(len(c.truth.tiles) for c in cases) >= 54
     for case in cases:
