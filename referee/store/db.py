@@ -1,25 +1,15 @@
-"""The records database: every match and hand played, in one SQLite file.
-
-Opening a file first checks that it is ours, readable and not newer than this program, without
-writing anything: a file that is not a SQLite database, another program's database, a damaged
-one or one written by a newer version is refused with one line naming it and is never touched.
-An older one is brought up to date by the migrations (``migrations.py``) in one transaction.
-Every write is one transaction, committed (``synchronous=FULL``, WAL) before the call returns;
-nothing recorded is ever overwritten: recording a hand or a finish again with the same content is
-a no-op, and with other content an error.
+"""The records database: every match and hand played, in one SQLite file (opened and checked
+by ``sqlfile.py``). Nothing recorded is ever overwritten: recording a hand or a finish again with
+the same content is a no-op, and with other content an error.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
-import sqlite3
 import unicodedata
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
-from types import TracebackType
+from collections.abc import Sequence
 from typing import Any
 
 from referee.rules.hand import Hand
@@ -27,21 +17,11 @@ from referee.rules.record import hand_to_json
 from referee.rules.variants import Rules
 from referee.session.events import Event
 from referee.store.facts import HandFacts, hand_facts, now, to_text
-from referee.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, expected_columns, migrate
+from referee.store.sqlfile import Database, NoRecords, StoreError
 from referee.store.stats import MatchSummary, Stats, chosen, compute, match_scores, summaries
 from referee.store.transfer import ImportReport, export, import_matches, match_document, read_document, rules_of
 
-_HEADER = b"SQLite format 3\x00"  # how every SQLite database file starts
-_BUSY_TIMEOUT = 10.0  # seconds to wait for another connection's write
-
-
-class StoreError(ValueError):
-    """The records database cannot be opened or used, or a write would overwrite something
-    recorded; the message is one line naming the file."""
-
-
-class NoRecords(StoreError):
-    """Opening for reading a database that does not exist (or holds nothing) yet."""
+__all__ = ["NoRecords", "Store", "StoreError", "canonical", "fold"]
 
 
 def canonical(value: Any) -> str:
@@ -54,145 +34,9 @@ def fold(name: str) -> str:
     return unicodedata.normalize("NFC", name.strip()).casefold()
 
 
-class Store:
-    """The records database at ``path``. ``create=False`` opens for reading only what exists:
-    :class:`NoRecords` when there is no file (nothing is created). The folder must exist.
-
-    One object belongs to the thread that opened it; several (in one process or several) may
-    have the same file open, one writing while others read.
-    """
-
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
-        self.path = Path(path)
-        if self.path.is_dir():
-            raise StoreError(f"cannot use {self.path} as the records database: it is a folder")
-        if not self.path.exists():
-            if not create:
-                raise NoRecords(f"there are no records yet: {self.path} does not exist")
-            folder = self.path.parent
-            if not folder.is_dir():
-                raise StoreError(f"cannot create the records database {self.path}: folder {folder} does not exist")
-        self._check_header()
-        try:
-            self._db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT, isolation_level=None)
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-        try:
-            self._open(create)
-        except BaseException:
-            self._db.close()
-            raise
-
-    # -- opening ----------------------------------------------------------------------------------
-    def _check_header(self) -> None:
-        """Refuse a file that does not start as a SQLite database does (SQLite would take a file
-        shorter than its header for an empty database and write over it)."""
-        try:
-            with self.path.open("rb") as file:
-                head = file.read(len(_HEADER))
-        except FileNotFoundError:
-            return
-        except OSError as error:
-            raise StoreError(f"cannot read the records database {self.path}: {error.strerror}") from None
-        if head and head != _HEADER:
-            raise self._not_ours("not a SQLite file")
-
-    def _error(self, error: sqlite3.Error) -> StoreError:
-        text = str(error).splitlines()[0] if str(error) else type(error).__name__
-        if isinstance(error, sqlite3.OperationalError) or not isinstance(error, sqlite3.DatabaseError):
-            return StoreError(f"cannot use the records database {self.path} (sqlite: {text})")
-        return StoreError(f"{self.path} is corrupt: {text}; it was not touched")
-
-    def _not_ours(self, why: str) -> StoreError:
-        return StoreError(f"{self.path} is not a domino-referee database ({why}); it was not touched")
-
-    def _inspect(self) -> int | None:
-        """The file's schema version, None when it is empty; raises for anything not ours, newer
-        or damaged. Only reads."""
-        try:
-            app = int(self._db.execute("PRAGMA application_id").fetchone()[0])
-            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
-            tables = sorted(r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-        if not tables and version == 0 and app in (0, APPLICATION_ID):
-            return None
-        if app != APPLICATION_ID:
-            raise self._not_ours(f"application id {app:#x}" if app else
-                                 f"tables {', '.join(tables)}" if tables else f"user version {version}")
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer version (schema {version}, this program knows "
-                             f"{SCHEMA_VERSION}); it was not touched")
-        try:
-            problems = [str(r[0]) for r in self._db.execute("PRAGMA quick_check")]
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-        if problems != ["ok"]:
-            raise StoreError(f"{self.path} is corrupt: {problems[0]}; it was not touched")
-        return version
-
-    def _open(self, create: bool) -> None:
-        version = self._inspect()
-        if version is None and not create:
-            raise NoRecords(f"there are no records yet: {self.path} holds none")
-        if version is None or version < SCHEMA_VERSION:
-            with self.transaction():
-                version = self._inspect()  # nobody else got there meanwhile
-                migrate(self._db, version or 0, MIGRATIONS)
-        self._check_tables()
-        try:
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._db.execute("PRAGMA synchronous = FULL")
-            if create:
-                mode = str(self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
-                if mode != "wal":
-                    raise StoreError(f"cannot use the records database {self.path}: sqlite would not use WAL mode "
-                                     f"there (journal mode {mode}); choose a file on a local disk")
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-
-    def _check_tables(self) -> None:
-        for table, columns in expected_columns().items():
-            have = {r[1] for r in self.rows(f"PRAGMA table_info({table})")}
-            if not have:
-                raise StoreError(f"{self.path} is corrupt: table {table} is missing; it was not touched")
-            if not columns <= have:
-                raise StoreError(f"{self.path} is corrupt: table {table} has no column "
-                                 f"{sorted(columns - have)[0]}; it was not touched")
-
-    # -- running SQL --------------------------------------------------------------------------------
-    def rows(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
-        """Every row of a query; SQLite errors become one-line StoreErrors."""
-        try:
-            return self._db.execute(sql, args if isinstance(args, Mapping) else tuple(args)).fetchall()
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-
-    def run(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """One statement; returns the row id it inserted (if any)."""
-        try:
-            cursor = self._db.execute(sql, tuple(args))
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-        return int(cursor.lastrowid or 0)
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction (taken at once, so writers queue), committed on success and
-        rolled back on any error. Inside another one it simply joins it."""
-        if self._db.in_transaction:
-            yield
-            return
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-                self._db.execute("COMMIT")
-            finally:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-        except sqlite3.Error as error:
-            raise self._error(error) from None
+class Store(Database):
+    """The records database at ``path``: see :class:`referee.store.sqlfile.Database` for opening
+    it (``create=False`` reads only what exists and never creates a file)."""
 
     # -- matches ------------------------------------------------------------------------------------
     def start_match(self, *, names: Sequence[str] | None, rules: Rules, source: str | None = None,
@@ -231,7 +75,12 @@ class Store:
 
     def match_rules(self, match_id: int) -> Rules:
         row = self._match_row(match_id, "variant, players, rules")
-        return rules_of(row[0], row[1], json.loads(row[2]))
+        try:
+            return rules_of(row[0], row[1], self.loads(row[2], f"the rules of match {match_id}"))
+        except ValueError as error:
+            if isinstance(error, StoreError):
+                raise
+            raise StoreError(f"{self.path} is corrupt: the rules of match {match_id}: {error}") from None
 
     def _match_row(self, match_id: int, columns: str) -> Any:
         found = self.rows(f"SELECT {columns} FROM matches WHERE id = ?", (match_id,))
@@ -268,7 +117,7 @@ class Store:
             number = count + 1 if number is None else number
             found = self.rows("SELECT id, record FROM hands WHERE match_id = ? AND number = ?", (match_id, number))
             if found:
-                if canonical(json.loads(found[0][1])) != canonical(record):
+                if canonical(self.loads(found[0][1], f"hand {number} of match {match_id}")) != canonical(record):
                     raise StoreError(f"{self.path}: hand {number} of match {match_id} is already recorded with "
                                      "other actions; it was not overwritten")
                 return int(found[0][0])
@@ -368,18 +217,3 @@ class Store:
         written in one transaction."""
         incoming = [match for name, data in documents for match in read_document(name, data)]
         return import_matches(self, incoming)
-
-    # -- closing ------------------------------------------------------------------------------------
-    def close(self) -> None:
-        """Close the file (again: nothing)."""
-        self._db.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"Store({str(self.path)!r})"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -172,8 +171,9 @@ def summaries(store: Store, ids: list[int]) -> list[MatchSummary]:
         score = scores or last
         out.append(MatchSummary(int(match_id), from_text(started), None if finished is None else from_text(finished),
                                 Variant(variant), tuple(names[match_id]), int(hands),
-                                tuple(json.loads(winners or "[]")),
-                                tuple(json.loads(score)) if score else (0,) * int(players), source))
+                                tuple(store.loads(winners or "[]", f"match {match_id}")),
+                                tuple(store.loads(score, f"match {match_id}")) if score else (0,) * int(players),
+                                source))
     return out
 
 
@@ -200,7 +200,7 @@ def compute(store: Store, player: str | None, since: datetime.date | None) -> St
         matches += 1
         finished += done is not None
         variants.setdefault(variant, [0, 0])[0] += 1
-        won = set(json.loads(winners or "[]"))
+        won = set(store.loads(winners or "[]", f"match {match_id}"))
         for seat, name in enumerate(names[match_id]):
             tally(name, matches=1, finished=int(done is not None), wins=int(done is not None and seat in won))
     hands = blocked = scored = points = 0
@@ -214,7 +214,7 @@ def compute(store: Store, player: str | None, since: datetime.date | None) -> St
         if result != "open" and award is not None:
             scored += 1
             points += award + (fives or 0)
-        won = set(json.loads(winners))
+        won = set(store.loads(winners, f"a hand of match {match_id}"))
         for seat, name in enumerate(names[match_id]):
             tally(name, hands=1, hand_wins=int(seat in won))
     for match_id, seat, five, plays, gained in store.rows(
@@ -231,5 +231,5 @@ def compute(store: Store, player: str | None, since: datetime.date | None) -> St
 
 def match_scores(store: Store, match_id: int) -> list[tuple[int, ...]]:
     store.hand_count(match_id)  # StoreError when there is no such match
-    return [tuple(json.loads(r[0])) for r in
+    return [tuple(store.loads(r[0], f"a hand of match {match_id}")) for r in
             store.rows("SELECT scores FROM hands WHERE match_id = ? ORDER BY number", (match_id,))]

@@ -57,11 +57,11 @@ def match_document(store: Store, match_id: int) -> dict[str, Any]:
     names = seat_names(store, [match_id])[match_id]
     events: dict[int | None, list[Any]] = {}
     for hand_id, text in store.rows("SELECT hand_id, json FROM events WHERE match_id = ? ORDER BY seq", (match_id,)):
-        events.setdefault(hand_id, []).append(json.loads(text))
+        events.setdefault(hand_id, []).append(store.loads(text, f"an event of match {match_id}"))
     hands = store.rows("SELECT id, started, finished, record FROM hands WHERE match_id = ? ORDER BY number",
                        (match_id,))
     all_named = all(n is not None for n in names)
-    doc = record_to_json(store.match_rules(match_id), [json.loads(h[3]) for h in hands],
+    doc = record_to_json(store.match_rules(match_id), [store.loads(h[3], f"a hand of match {match_id}") for h in hands],
                          [n for n in names if n is not None] if all_named else None)
     doc["store"] = {"uid": uid, "started": started, "finished": finished, "source": source, "imported": imported,
                     "hands": [{"started": h[1], "finished": h[2], "events": events.get(h[0], [])} for h in hands],
@@ -252,7 +252,7 @@ def import_matches(store: Store, incoming: Sequence[Incoming]) -> ImportReport:
             found = store.rows("SELECT id FROM matches WHERE uid = ?", (match.uid,))
             if found:
                 match_id = int(found[0][0])
-                old = [canonical(json.loads(r[0])) for r in
+                old = [canonical(store.loads(r[0], f"a hand of match {match_id}")) for r in
                        store.rows("SELECT record FROM hands WHERE match_id = ? ORDER BY number", (match_id,))]
                 same = store.match_rules(match_id) == match.rules and all(
                     canonical(h.record) == o for h, o in zip(match.hands, old, strict=False))
