@@ -53,8 +53,12 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]
     """Columns: the first two left-aligned, the rest right-aligned."""
     cells = [[str(c) for c in header], *[[str(c) for c in r] for r in rows]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    return ["  " + "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
-            for r in cells]
+    return ["  " + "  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(r, widths, strict=True))) for r in cells]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word if n == 1 else word + ('es' if word.endswith('ch') else 's')}"
 
 
 def describe(stats: Stats, where: Path) -> str:
@@ -64,8 +68,8 @@ def describe(stats: Stats, where: Path) -> str:
         chosen.append(f"with {stats.player}")
     if stats.since is not None:
         chosen.append(f"since {stats.since.isoformat()}")
-    lines = [f"{where}: {stats.matches} {'match' if stats.matches == 1 else 'matches'}"
-             f"{' ' + ' '.join(chosen) if chosen else ''} ({stats.finished} finished), {stats.hands} hands"]
+    lines = [f"{where}: {_count(stats.matches, 'match')}{' ' + ' '.join(chosen) if chosen else ''} "
+             f"({stats.finished} finished), {_count(stats.hands, 'hand')}"]
     if not stats.matches:
         return "\n".join(lines)
     lines.append("")
@@ -85,8 +89,8 @@ def describe(stats: Stats, where: Path) -> str:
     lines.append("")
     average = stats.average_points_per_hand
     lines.append("Average points per hand: " + ("- (no hand's points are known)" if average is None else
-                                                 f"{average:.1f} (over {stats.scored_hands} hands whose points "
-                                                 "are known)"))
+                                                 f"{average:.1f} (over {_count(stats.scored_hands, 'hand')} whose "
+                                                 "points are known)"))
     lines.append(f"Blocked hands: {stats.blocked} of {stats.hands} ({_percent(stats.blocked_share)})")
     return "\n".join(lines)
 
@@ -137,7 +141,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except OSError as error:
         raise _user_error(f"cannot write {out}: {error.strerror or error}") from None
     count = 1 if "matches" not in data else len(data["matches"])
-    print(f"exported {count} {'match' if count == 1 else 'matches'} to {out}", file=sys.stderr)
+    print(f"exported {_count(count, 'match')} to {out}", file=sys.stderr)
     return 0
 
 
@@ -165,8 +169,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     except StoreError as error:
         raise _user_error(str(error)) from None
     old = len(report.matches) - len(report.new)
-    print(f"imported {len(report.new)} new {'match' if len(report.new) == 1 else 'matches'} and {report.hands} "
-          f"{'hand' if report.hands == 1 else 'hands'} into {where}"
+    print(f"imported {_count(len(report.new), 'new match')} and {_count(report.hands, 'hand')} into {where}"
           + (f"; {old} {'match was' if old == 1 else 'matches were'} already recorded" if old else ""))
     return 0
 
