@@ -390,6 +390,7 @@ MALFORMED = [
      r"^bad.json: \$.store.events\[0\]: unknown event 'boom'$"),
     ({"hands": [], "store": {"uid": 5}}, r"^bad.json: \$.store.uid: expected the match's identity"),
     ({"hands": [], "store": {"uid": "x", "colour": "red"}}, r"^bad.json: \$.store.colour: unknown key"),
+    ({"hands": [], "names": ["Ala", "ALA"]}, r'^bad.json: \$.names: expected 2 different players\' names, got \["Ala"'),
 ]
 
 

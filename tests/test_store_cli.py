@@ -55,7 +55,9 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
 
 def test_imported_simulations_give_the_simulations_figures(simulated: tuple[Path, Path, dict[str, Any]]) -> None:
     records, db, summary = simulated
+    files = sorted(db.parent.iterdir())
     stats = stats_json(db)
+    assert sorted(db.parent.iterdir()) == files  # reading leaves no file behind
     assert (stats["matches"], stats["finished"], stats["hands"]) == (5, 5, summary["hands"])
     assert stats["blocked_share"] == summary["blocked_share"]
     assert stats["average_points_per_hand"] == summary["average_points_per_hand"]

@@ -131,6 +131,11 @@ def _read_match(name: str, data: Any, path: str) -> Incoming:
         first = errors[0]
         raise _Bad(path + first.path[1:], str(first)[len(first.path) + 2:])
     assert record is not None
+    if record.names is not None:
+        from referee.store.db import fold
+        if not all(n.strip() for n in record.names) or len({fold(n) for n in record.names}) != len(record.names):
+            raise _Bad(f"{path}.names", f"expected {record.rules.players} different players' names, "
+                                        f"got {json.dumps(list(record.names), ensure_ascii=False)[:60]}")
     played = _replay(record)
     extras = data.get("store") if isinstance(data, dict) else None
     if extras is None:
