@@ -178,33 +178,38 @@ class Store(Database):
 
     def matches(self, player: str | None = None, since: datetime.date | None = None) -> list[MatchSummary]:
         """The matches ``player`` sat in (default: all) started on or after ``since``, oldest first."""
-        return summaries(self, chosen(self, player, since))
+        with self.snapshot():
+            return summaries(self, chosen(self, player, since))
 
     def match_scores(self, match_id: int) -> list[tuple[int, ...]]:
         """The match scores after each hand recorded, in order (the "score over a match" chart)."""
-        return match_scores(self, match_id)
+        with self.snapshot():
+            return match_scores(self, match_id)
 
     def stats(self, player: str | None = None, since: datetime.date | None = None) -> Stats:
         """The figures over the matches ``player`` sat in (default: all) started on or after ``since``."""
-        return compute(self, player, since)
+        with self.snapshot():
+            return compute(self, player, since)
 
     # -- moving records -----------------------------------------------------------------------------
     def export(self, match_ids: Sequence[int] | None = None, *, player: str | None = None,
                since: datetime.date | None = None) -> dict[str, Any]:
         """The matches ``match_ids`` (default: those ``player`` and ``since`` choose, all by
         default) as an export document; StoreError for an id not recorded."""
-        if match_ids is None:
-            ids = chosen(self, player, since)
-        else:
-            ids = list(match_ids)
-            for match_id in ids:
-                self._match_row(match_id, "id")
-        return export(self, ids)
+        with self.snapshot():
+            if match_ids is None:
+                ids = chosen(self, player, since)
+            else:
+                ids = list(match_ids)
+                for match_id in ids:
+                    self._match_row(match_id, "id")
+            return export(self, ids)
 
     def match_record(self, match_id: int) -> dict[str, Any]:
         """One match as a game record ``referee check`` reads as it is (with the ``store`` extras)."""
-        self._match_row(match_id, "id")
-        return match_document(self, match_id)
+        with self.snapshot():
+            self._match_row(match_id, "id")
+            return match_document(self, match_id)
 
     def import_(self, data: Any, *, name: str = "<data>") -> list[int]:
         """Import a decoded export, match or game record (``name``: the file, for messages);

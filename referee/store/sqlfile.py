@@ -167,6 +167,23 @@ class Database:
         return int(cursor.lastrowid or 0)
 
     @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Several reads that see one state of the file, whatever another connection writes
+        meanwhile (a read transaction). Inside a transaction it simply joins it."""
+        if self._db.in_transaction:
+            yield
+            return
+        try:
+            self._db.execute("BEGIN DEFERRED")
+            try:
+                yield
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise self._error(error) from None
+
+    @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         """One write transaction (taken at once, so writers queue), committed on success and
         rolled back on any error. Inside another one it simply joins it."""
