@@ -280,6 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_hands.add_parser(sub)
     from referee import cli_announce
     cli_announce.add_parser(sub)
+    from referee import cli_store
+    cli_store.add_parsers(sub)
     return parser
 
 
