@@ -38,7 +38,9 @@ class Event:
       table was re-read after changes the referee could not follow one by one (the tile and end
       are as seen; the order, so the player and points, are the rules' best account).
     - ``illegal``: ``tile``, ``reason`` (a rules reason code), ``player``, ``end`` if known.
-    - ``draw``, ``pass``: ``player``.
+    - ``draw``, ``pass``: ``player``; a draw seen only after later plays also has ``at``, the
+      hand's move number it goes in at (before the drawer's play), so a resumed session puts it
+      back where it happened.
     - ``blocked``: nothing more.
     - ``hand_end``: ``winner`` (seat or None for a tie or an unknown winner), ``points`` (the
       award, None when hidden tiles make it unknowable), ``reveal`` (each seat's tiles as read
@@ -62,6 +64,7 @@ class Event:
     tiles: tuple[str, ...] | None = None
     reveal: tuple[tuple[str, ...], ...] | None = None
     inferred: bool | None = None
+    at: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"frame": self.frame, "event": self.kind.value}
@@ -94,7 +97,7 @@ class Event:
             raise ValueError(f"event {kind.value}: 'frame' must be an integer, got {frame!r}")
         kwargs: dict[str, Any] = {}
         types = {"tile": str, "end": str, "reason": str, "player": int, "points": int, "winner": int,
-                 "inferred": bool}
+                 "inferred": bool, "at": int}
         for name, typ in types.items():
             value = data.get(name)
             if value is not None:

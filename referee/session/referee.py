@@ -137,7 +137,7 @@ class Referee(Plays):
             except IllegalAction as error:
                 self._unfollowed_at(frame, f"draw_{error.reason.value}", [], events)
                 break
-            done.append(Event(frame, Kind.DRAW, player=seat))
+            done.append(Event(frame, Kind.DRAW, player=seat, at=index + len(done) if later else None))
         try:
             self._replay(later, arms, {})
         except (IllegalAction, ValueError):
@@ -201,7 +201,7 @@ class Referee(Plays):
             elif kind is Kind.ILLEGAL and event.tile is not None:
                 self.pending[event.tile] = None if event.end is None else End(event.end)
             elif kind is Kind.DRAW:
-                hand.draw(seat=event.player, unseen=True)
+                self._restore_draw(event)
             elif kind is Kind.PASS:
                 hand.pass_turn(event.player)
                 if hand.is_over():
@@ -219,6 +219,17 @@ class Referee(Plays):
                 self.reported.add((event.reason or "", *(event.tiles or ())))
             self.history.append(event)
             self.last_frame = max(self.last_frame, event.frame)
+
+    def _restore_draw(self, event: Event) -> None:
+        """A logged draw, put back where it happened: before the later plays when it was seen late."""
+        at = event.at if event.at is not None and event.at < self.hand.move_count() else self.hand.move_count()
+        later = self.hand.moves[at:]
+        order = self.hand.table.order
+        arms = order[len(order) - sum(1 for m in later if m.kind == "play"):]
+        for _ in later:
+            self.hand.undo()
+        self.hand.draw(seat=event.player, unseen=True)
+        self._replay(later, arms, {})
 
     def finish_logged(self, event: Event) -> None:
         """Score the hand as a logged ``hand_end`` did (on resume), from its reveal."""
