@@ -278,6 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_session.add_parsers(sub)
     from referee import cli_hands
     cli_hands.add_parser(sub)
+    from referee import cli_doctor
+    cli_doctor.add_parser(sub)
     return parser
 
 

@@ -247,7 +247,7 @@ def test_expand_settings_puts_the_file_first_so_the_command_line_wins(tmp_path: 
     assert expand_settings(["watch", f"--settings={path}"])[1:] == settings_to_args(load_settings(path))
     assert expand_settings(["replay", "x", "--settings", "y"]) == ["replay", "x", "--settings", "y"]
     assert expand_settings(["watch", "--camera", "0"]) == ["watch", "--camera", "0"]
-    with pytest.raises(SettingsError, match="nowhere.toml"):
+    with pytest.raises(SettingsError, match=r"nowhere\.toml"):
         expand_settings(["watch", "--settings", str(tmp_path / "nowhere.toml")])
 
 
