@@ -5,6 +5,7 @@ settings' ``[doctor]`` section; nothing here is tuned by a constant of its own."
 from __future__ import annotations
 
 import dataclasses
+import enum
 import errno
 import math
 import os
@@ -34,36 +35,47 @@ MEASURE_WIDTH = 1280
 STOP_SERVICE = "sudo systemctl stop domino-referee"
 
 
+class Status(enum.StrEnum):
+    """A check's verdict."""
+
+    OK = "ok"
+    PROBLEM = "problem"
+    SKIPPED = "skipped"
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"
+
+
 @dataclasses.dataclass(frozen=True)
 class Finding:
-    """One check's verdict: ``status`` is "ok", "problem" or "skipped"; ``what`` says what was
-    found; ``do`` what to do about a problem."""
+    """One check's verdict: ``status`` ok, problem or skipped; ``what`` says what was found;
+    ``do`` what to do about a problem."""
 
     check: str
-    status: str
+    status: Status
     what: str
     do: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.status != "problem"
+        return self.status is not Status.PROBLEM
 
     def line(self) -> str:
         """``ok: ...``, ``skipped: ...`` or ``problem: ... — do: ...`` (one line)."""
         text = f"{self.status}: {self.what}"
-        return f"{text} — do: {self.do}" if self.status == "problem" and self.do else text
+        return f"{text} — do: {self.do}" if self.status is Status.PROBLEM and self.do else text
 
 
 def _ok(check: str, what: str) -> Finding:
-    return Finding(check, "ok", what)
+    return Finding(check, Status.OK, what)
 
 
 def _problem(check: str, what: str, do: str) -> Finding:
-    return Finding(check, "problem", what, do)
+    return Finding(check, Status.PROBLEM, what, do)
 
 
 def _skipped(check: str, what: str) -> Finding:
-    return Finding(check, "skipped", what)
+    return Finding(check, Status.SKIPPED, what)
 
 
 # -- the camera --------------------------------------------------------------------------------
@@ -414,7 +426,7 @@ def diagnose(settings: Settings, skip: Iterable[str] = (), pi_loader: Callable[[
     else:
         found, profile = check_calibration(settings, size)
         findings.append(found)
-        if found.status == "problem" and profile is not None and profile.image_size != size:
+        if found.status is Status.PROBLEM and profile is not None and profile.image_size != size:
             profile = None  # a profile for another size says nothing about this view
     for name, check in (("lighting", check_lighting), ("focus", check_focus)):
         if name in skipped:

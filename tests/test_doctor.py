@@ -19,8 +19,11 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.cli_doctor import CHECK_NAMES
 from referee.doctor import (
+    CHECKS,
     Finding,
+    Status,
     check_audio,
     check_calibration,
     check_camera,
@@ -381,6 +384,7 @@ def test_diagnose_skips_and_orders_the_checks(table: np.ndarray, tmp_path: Path)
     assert result.ok and result.frame is not None and "frame_shape=(1080, 1920, 3)" in repr(result)
     with pytest.raises(ValueError, match="unknown check 'speed'"):
         diagnose(settings, skip=["speed"])
+    assert CHECK_NAMES == CHECKS  # the command's --skip choices, kept light of OpenCV
 
 
 def test_the_audio_check_can_be_swapped(tmp_path: Path) -> None:
@@ -394,7 +398,8 @@ def test_the_audio_check_can_be_swapped(tmp_path: Path) -> None:
     result = diagnose(settings, skip=["camera", "calibration", "pips", "records", "port"], audio_check=voice)
     [audio] = [f for f in result.findings if f.check == "audio"]
     assert heard == [("paplay", "hdmi")]
-    assert audio == Finding("audio", "problem", "the speaker is unplugged", "plug it in")
+    assert audio == Finding("audio", Status.PROBLEM, "the speaker is unplugged", "plug it in")
+    assert eval(repr(audio)) == audio
     assert audio.line() == "problem: the speaker is unplugged — do: plug it in"
     assert not result.ok
 
