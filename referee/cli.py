@@ -282,6 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_announce.add_parser(sub)
     from referee import cli_store
     cli_store.add_parsers(sub)
+    from referee import cli_doctor
+    cli_doctor.add_parser(sub)
     return parser
 
 
