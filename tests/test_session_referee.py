@@ -343,10 +343,13 @@ def test_a_draw_seen_with_the_drawers_play_goes_in_before_it() -> None:
     # player 1 draws and plays 4-3 at once (the draw's own frames were never stable)
     assert kinds(ref.observe(state(3, OPEN_63, RIGHT_34, down=13))) == [Kind.PLAY]
     got = ref.observe(state(4, OPEN_63, RIGHT_34, down=13))
-    assert got == [Event(3, Kind.DRAW, player=1)]
+    assert got == [Event(3, Kind.DRAW, player=1, at=1)]  # logged after the play, it goes in before it
     assert [m.kind for m in ref.hand.moves] == ["play", "draw", "play"]
     assert ref.hand.moves[2].player == 1 and ref.hand.turn == 0
     assert ref.hand.held_count(1) == 7  # 7 dealt, one drawn, one played
+    resumed = Referee(FIVES)
+    resumed.restore(ref.history)  # as --resume reads them from the log, in the order they came
+    assert resumed.hand.moves == ref.hand.moves
 
 
 def test_the_last_tile_gone_for_takeback_states_is_taken_back() -> None:
