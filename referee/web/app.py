@@ -30,6 +30,8 @@ from referee.web.stats import StatsSource, stats_json, stats_page
 
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 15.0
+#: Seconds after a frame with no newer one before it is sent again (so a browser shows it).
+REPEAT = 0.3
 #: Seconds a control request waits for the referee's answer before answering 202.
 ANSWER_WAIT = 5.0
 #: The largest control body taken, in bytes.
@@ -69,31 +71,38 @@ def create_app(hub: Hub, *, token: str | None, store: StatsSource | None = None)
     async def events(request: Request) -> Response:
         async def stream() -> AsyncIterator[str]:
             sent = -1
-            yield "retry: 2000\n\n"
-            while not hub.closed:
-                version, snapshot = hub.state()
-                if version != sent:
-                    sent = version
-                    yield f"data: {json.dumps(snapshot, ensure_ascii=False)}\n\n"
-                await hub.wait(_moved(hub.state, sent), KEEPALIVE)
-                if await request.is_disconnected():
-                    return
-                if not hub.closed and hub.state()[0] == sent:
-                    yield ": still here\n\n"
+            with hub.stream():
+                yield "retry: 2000\n\n"
+                while not hub.closed:
+                    version, snapshot = hub.state()
+                    if version != sent:
+                        sent = version
+                        yield f"data: {json.dumps(snapshot, ensure_ascii=False)}\n\n"
+                    await hub.wait(_moved(hub.state, sent), KEEPALIVE)
+                    if await request.is_disconnected():
+                        return
+                    if not hub.closed and hub.state()[0] == sent:
+                        yield ": still here\n\n"
         return StreamingResponse(stream(), media_type="text/event-stream", headers=NO_CACHE)
 
     async def frames(request: Request) -> Response:
         async def stream() -> AsyncIterator[bytes]:
             sent = -1
-            while not hub.closed:
-                version, jpeg = hub.frame()
-                if jpeg is not None and version != sent:
-                    sent = version
-                    yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
-                           ).encode() + jpeg + b"\r\n"
-                await hub.wait(_moved(hub.frame, sent), KEEPALIVE)
-                if await request.is_disconnected():
-                    return
+            repeated = True
+            with hub.stream():
+                yield f"--{BOUNDARY}\r\n".encode()
+                while not hub.closed:
+                    version, jpeg = hub.frame()
+                    if jpeg is not None and (version != sent or not repeated):
+                        # A browser shows a part only once the next one comes: the last frame
+                        # is sent again when no new one follows it soon.
+                        repeated = version == sent
+                        sent = version
+                        yield (f"Content-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode() + jpeg
+                               + f"\r\n--{BOUNDARY}\r\n".encode())
+                    await hub.wait(_moved(hub.frame, sent), KEEPALIVE if repeated else REPEAT)
+                    if await request.is_disconnected():
+                        return
         return StreamingResponse(stream(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                                  headers=NO_CACHE)
 

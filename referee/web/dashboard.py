@@ -139,9 +139,10 @@ class Dashboard:
         self.publish(force=True)
 
     def serve(self) -> None:
-        """After the source ended: apply controls as they come, until Ctrl-C (which returns)."""
+        """After the source ended: apply controls as they come, until Ctrl-C (which returns) or
+        :meth:`stop`."""
         try:
-            while True:
+            while not self.hub.closed:
                 control = self.hub.wait_control(1.0)
                 if control is not None:
                     self.apply(control)

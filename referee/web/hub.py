@@ -14,9 +14,8 @@ import collections
 import contextlib
 import dataclasses
 import itertools
-import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.rules.tiles import parse_halves
@@ -115,10 +114,14 @@ class Hub:
         self._frame_version = 0
         self._answers: collections.OrderedDict[int, Answer] = collections.OrderedDict()
         self._max_answers = max_answers
-        self._controls: queue.Queue[Control] = queue.Queue(max_controls)
+        self._controls: collections.deque[Control] = collections.deque()
+        self._max_controls = max_controls
+        self._control_came = threading.Condition(threading.Lock())
         self._ids = itertools.count(1)
         self._waiters: set[_Waiter] = set()
         self._closed = False
+        self._streams = 0
+        self._streams_changed = threading.Condition(self._lock)
 
     # -- the frame loop's side -------------------------------------------------------------
 
@@ -138,19 +141,17 @@ class Hub:
 
     def take(self) -> list[Control]:
         """Every control waiting, oldest first (none: an empty list; never blocks)."""
-        out = []
-        while True:
-            try:
-                out.append(self._controls.get_nowait())
-            except queue.Empty:
-                return out
+        with self._control_came:
+            out = list(self._controls)
+            self._controls.clear()
+            return out
 
     def wait_control(self, timeout: float) -> Control | None:
-        """The next control, waiting up to ``timeout`` seconds for one (None if none came)."""
-        try:
-            return self._controls.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        """The next control, waiting up to ``timeout`` seconds for one (None if none came, or
+        at once when the hub is closed and none is left)."""
+        with self._control_came:
+            self._control_came.wait_for(lambda: self._controls or self._closed, timeout)
+            return self._controls.popleft() if self._controls else None
 
     def answer(self, answer: Answer) -> None:
         """Publish what became of a control."""
@@ -183,11 +184,12 @@ class Hub:
         shutting down, :class:`ControlError` when too many are waiting already."""
         if self._closed:
             raise HubClosed("the referee is shutting down")
-        numbered = dataclasses.replace(control, id=next(self._ids))
-        try:
-            self._controls.put_nowait(numbered)
-        except queue.Full:
-            raise ControlError("too many controls waiting: the referee is busy, try again") from None
+        with self._control_came:
+            if len(self._controls) >= self._max_controls:
+                raise ControlError("too many controls waiting: the referee is busy, try again")
+            numbered = dataclasses.replace(control, id=next(self._ids))
+            self._controls.append(numbered)
+            self._control_came.notify_all()
         return numbered
 
     async def wait(self, changed: Callable[[], bool], timeout: float) -> None:
@@ -210,9 +212,34 @@ class Hub:
             with self._lock:
                 self._waiters.discard(waiter)
 
+    @contextlib.contextmanager
+    def stream(self) -> Iterator[None]:
+        """Count an open stream (an event stream or the frames) while it lasts."""
+        with self._lock:
+            self._streams += 1
+            self._streams_changed.notify_all()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._streams -= 1
+                self._streams_changed.notify_all()
+
+    @property
+    def streams(self) -> int:
+        """How many streams are open (browsers watching)."""
+        return self._streams
+
+    def wait_streams(self, count: int, timeout: float) -> bool:
+        """Wait until exactly ``count`` streams are open; False if that did not happen in time."""
+        with self._lock:
+            return self._streams_changed.wait_for(lambda: self._streams == count, timeout)
+
     def close(self) -> None:
         """Shutting down: wake every waiter, refuse new controls."""
-        self._closed = True
+        with self._control_came:
+            self._closed = True
+            self._control_came.notify_all()
         self._wake()
 
     def _wake(self) -> None:
