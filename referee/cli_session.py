@@ -215,10 +215,13 @@ def run(args: argparse.Namespace, live: bool = False, on_end: Callable[[Session]
         if on_end is not None:
             on_end(session)
         if board is not None and not quit_by_key:
-            board.ended()
-            print("referee: the source has ended; the dashboard stays up (controls still work) until Ctrl-C",
-                  file=sys.stderr, flush=True)
-            board.serve()
+            try:
+                board.ended()
+                print("referee: the source has ended; the dashboard stays up (controls still work) until Ctrl-C",
+                      file=sys.stderr, flush=True)
+                board.serve()
+            except KeyboardInterrupt:
+                pass  # the way to stop serving: a clean exit
     finally:
         if board is not None:
             board.stop()

@@ -393,11 +393,12 @@ def referee_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return referee(*args, timeout=60)
 
 
-def start_cli(*args: str | Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+def start_cli(*args: str | Path, env: dict[str, str] | None = None, cwd: Path = REPO
+              ) -> tuple[subprocess.Popen[str], str]:
     """``referee ARGS`` running; returns it and the dashboard's URL (from its first line on stderr)."""
     full = dict(os.environ, **(env or {}))
     full["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
-    process = subprocess.Popen([sys.executable, "-m", "referee.cli", *map(str, args)], cwd=REPO, env=full,
+    process = subprocess.Popen([sys.executable, "-m", "referee.cli", *map(str, args)], cwd=cwd, env=full,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     line = process.stderr.readline()
@@ -421,3 +422,37 @@ def test_ctrl_c_while_the_hand_is_replayed_stops_within_seconds_without_a_traceb
     finally:
         process.kill()
         process.wait()
+
+
+def test_the_demo_served_writes_nothing_and_stops_cleanly_once_shown(tmp_path: Path) -> None:
+    home, data, temp, cwd = (tmp_path / n for n in ("home", "data", "tmp", "cwd"))
+    for folder in (home, data, temp, cwd):
+        folder.mkdir()
+    sample_before = sorted(p.name for p in SAMPLE.iterdir())
+    process, url = start_cli("demo", "--lang", "en", "--serve", "--port", "0", "--pace", "0", cwd=cwd,
+                             env={"HOME": str(home), "XDG_DATA_HOME": str(data), "TMPDIR": str(temp)})
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:  # the vision runs frame by frame; then the page stays up
+            if "the source has ended" in line:
+                break
+        state = httpx.get(url + "api/state").json()
+        assert state["source_ended"] and state["events"] and state["frame"] == TRUTH["frames"][-1]["frame"]
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=10)
+        assert process.returncode == 0 and "Traceback" not in err
+        assert "The hand had 13 plays" in out
+    finally:
+        process.kill()
+        process.wait()
+    assert [p for folder in (home, data, temp, cwd) for p in folder.rglob("*")] == []
+    assert sorted(p.name for p in SAMPLE.iterdir()) == sample_before
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--port", "70000"], "port must be from 0 to 65535, got 70000"),
+    (["--host", "no-such-host.invalid"], "cannot listen on no-such-host.invalid"),
+    (["--pace", "-1"], "pace must be >= 0"),
+])
+def test_bad_dashboard_options_are_one_line(args: list[str], needle: str) -> None:
+    assert needle in one_error_line(referee_cli("replay", SAMPLE, "--from-json", "--serve", *args))

@@ -3,24 +3,25 @@ number per player, a polyline per player for scores hand after hand."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
 #: One colour per player, in seat order (repeats after the last).
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+#: Steps an axis may take: 1, 2, 5, 10, 20, 25, 50, 100...
+STEPS = sorted({int(m * 10 ** e) for e in range(8) for m in (1, 2, 2.5, 5) if float(m * 10 ** e).is_integer()})
 
 
 def _f(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def _nice_top(value: float) -> int:
-    """A round number at or above ``value`` for the top of an axis."""
-    top = max(1, int(value))
-    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if top <= step * 5:
-            return -(-top // step) * step
-    return top
+def _axis(value: float) -> tuple[int, int]:
+    """The top of an axis reaching ``value`` and its step: round numbers, at most 5 steps."""
+    top = max(1, math.ceil(value))
+    step = next((s for s in STEPS if -(-top // s) <= 5), top)
+    return -(-top // step) * step, step
 
 
 def bar_chart(values: Sequence[tuple[str, float]], title: str, width: int = 480, height: int = 240) -> str:
@@ -28,11 +29,11 @@ def bar_chart(values: Sequence[tuple[str, float]], title: str, width: int = 480,
     ``data-label`` and ``data-value``."""
     left, bottom, top_pad = 36, 36, 28
     plot_w, plot_h = width - left - 10, height - bottom - top_pad
-    top = _nice_top(max((v for _, v in values), default=0))
+    top, step = _axis(max((v for _, v in values), default=0))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart bars" viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>',
              f'<text x="{width / 2}" y="18" text-anchor="middle" class="chart-title">{escape(title)}</text>']
-    for tick in (0, top / 2, top):
+    for tick in range(0, top + 1, step):
         y = top_pad + plot_h * (1 - tick / top)
         parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{_f(y)}" y2="{_f(y)}" class="grid"/>'
                      f'<text x="{left - 4}" y="{_f(y + 4)}" text-anchor="end" class="tick">{_f(tick)}</text>')
@@ -58,7 +59,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], title: str, target: 
     plot_w, plot_h = width - left - 90, height - bottom - top_pad
     hands = max((len(s) for _, s in series), default=0)
     peak = max([*(v for _, s in series for v in s), target or 0, 1])
-    top = _nice_top(peak)
+    top, step = _axis(peak)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart lines" viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>',
              f'<text x="{width / 2}" y="18" text-anchor="middle" class="chart-title">{escape(title)}</text>']
@@ -69,7 +70,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], title: str, target: 
     def y_of(v: float) -> float:
         return top_pad + plot_h * (1 - v / top)
 
-    for tick in (0, top / 2, top):
+    for tick in range(0, top + 1, step):
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{_f(y_of(tick))}" y2="{_f(y_of(tick))}" '
                      f'class="grid"/><text x="{left - 4}" y="{_f(y_of(tick) + 4)}" text-anchor="end" '
                      f'class="tick">{_f(tick)}</text>')

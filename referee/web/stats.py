@@ -93,10 +93,11 @@ def _summary(stats: dict[str, Any]) -> str:
     return "<ul class=\"summary\">" + "".join(f"<li>{i}</li>" for i in items) + "</ul>" if items else ""
 
 
-def _match_section(store: StatsSource, matches: list[dict[str, Any]], chosen: str | None) -> str:
+def _match_section(store: StatsSource, matches: list[dict[str, Any]], chosen: str | None) -> tuple[str, str]:
+    """The chart of the chosen match (the latest by default) and the list of matches."""
     ids = [i for i in (_match_id(m) for m in matches) if i is not None]
     if not ids:
-        return "<p class=\"note\">No matches recorded yet.</p>"
+        return "", "<p class=\"note\">No matches recorded yet.</p>"
     wanted = int(chosen) if chosen is not None and chosen.isdigit() else None
     match_id = wanted if wanted in ids else max(ids)
     match = next(m for m in matches if _match_id(m) == match_id)
@@ -110,7 +111,7 @@ def _match_section(store: StatsSource, matches: list[dict[str, Any]], chosen: st
     links = "".join(f'<li><a href="?match={i}"{chosen_class if i == match_id else ""}>'
                     f"{escape(_match_label(m))}</a></li>"
                     for m in matches if (i := _match_id(m)) is not None)
-    return f'<div class="chart-box">{chart}</div><h2>Matches</h2><ul class="matches">{links}</ul>'
+    return f'<div class="chart-box">{chart}</div>', f'<ul class="matches">{links}</ul>'
 
 
 def stats_page(store: StatsSource | None, chosen_match: str | None = None) -> str:
@@ -124,7 +125,7 @@ def stats_page(store: StatsSource | None, chosen_match: str | None = None) -> st
     matches = [m.to_json() for m in store.matches()]
     players = players_of(stats)
     wins = bar_chart([(name, _number(f.get("wins"))) for name, f in players], "matches won per player")
-    body = (f'<div class="charts"><div class="chart-box">{wins}</div>'
-            f"{_match_section(store, matches, chosen_match)}</div>"
-            f"<h2>Players</h2>{_table(players)}{_summary(stats)}")
+    chart, listed = _match_section(store, matches, chosen_match)
+    body = (f'<div class="charts"><div class="chart-box">{wins}</div>{chart}</div>'
+            f"<h2>Players</h2>{_table(players)}{_summary(stats)}<h2>Matches</h2>{listed}")
     return template.substitute(body=body)
