@@ -17,9 +17,15 @@ if TYPE_CHECKING:
     from referee.session.events import Event
     from referee.session.loop import Input, Session
     from referee.vision.types import Detection
+    from referee.web.dashboard import Dashboard
+    from referee.web.stats import StatsSource
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "sample_images" / "sequences" / "sequence-11-000"
+#: Frames per second a recorded source is fed at while the dashboard shows it (--pace).
+DEFAULT_PACE = 3.0
+#: The dashboard's port (--port).
+DEFAULT_PORT = 8765
 
 
 def _user_error(message: str) -> Exception:
@@ -160,7 +166,7 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
                              on_status=lambda message: print(f"referee: {message}", file=sys.stderr, flush=True))
         if args.command == "watch":
             print(f"watching {source.description}; keys (then Enter): p = pass, u = undo, c OLD NEW = correct "
-                  "a misread tile, q = quit", file=sys.stderr, flush=True)
+                  "a misread tile, n = next hand, q = quit", file=sys.stderr, flush=True)
         with source:
             if source.live:  # a camera: always the newest frame, however long detection takes
                 with LatestFrames(source) as latest:
@@ -173,7 +179,11 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
         raise _user_error(str(error)) from None
 
 
-def run(args: argparse.Namespace, live: bool = False) -> Session:
+def run(args: argparse.Namespace, live: bool = False, on_end: Callable[[Session], None] | None = None,
+        store: StatsSource | None = None) -> Session:
+    """Referee the frames ``args`` name. With ``--serve`` the dashboard (statistics from
+    ``store``) follows along, and once a recorded source ends it keeps serving (controls still
+    reach the referee) until Ctrl-C. ``on_end`` is called when the source has ended."""
     from referee.session.sources import SourceError
     session = _session(args, live)
     inputs = _inputs(getattr(args, "inputs", None))
@@ -181,22 +191,92 @@ def run(args: argparse.Namespace, live: bool = False) -> Session:
     if live and sys.stdin is not None and not sys.stdin.closed:
         threading.Thread(target=_read_keys, args=(keys,), daemon=True).start()
     start = session.resumed_from
+    from_json = getattr(args, "from_json", False)
+    board, picture = _dashboard(args, session, store) if getattr(args, "serve", False) else (None, None)
+    quit_by_key = False
     try:
-        for index, image in _frames(args):
-            if index < start:
-                continue  # resuming: from the frame of the last logged event on
-            if getattr(args, "from_json", False):
-                session.frame(index, detection=image)
-            else:
-                session.frame(index, image)
-            for item in inputs.get(index, []):
-                _apply(session, item)
-            if _keys(session, keys, index):
-                break
-    except SourceError as error:
-        raise _user_error(str(error)) from None
-    session.finish()
+        try:
+            for index, image in _frames(args):
+                if index < start:
+                    continue  # resuming: from the frame of the last logged event on
+                detection = image if from_json else session.detect(image)
+                session.frame(index, detection=detection)
+                for item in inputs.get(index, []):
+                    _apply(session, item)
+                if board is not None and picture is not None:
+                    board.frame(index, detection, picture(index, image))
+                    board.pace()
+                if _keys(session, keys, index):
+                    quit_by_key = True
+                    break
+        except SourceError as error:
+            raise _user_error(str(error)) from None
+        session.finish()
+        if on_end is not None:
+            on_end(session)
+        if board is not None and not quit_by_key:
+            try:
+                board.ended()
+                print("referee: the source has ended; the dashboard stays up (controls still work) until Ctrl-C",
+                      file=sys.stderr, flush=True)
+                board.serve()
+            except KeyboardInterrupt:
+                pass  # the way to stop serving: a clean exit
+    finally:
+        if board is not None:
+            board.stop()
     return session
+
+
+def _dashboard(args: argparse.Namespace, session: Session, store: StatsSource | None = None
+               ) -> tuple[Dashboard, Callable[[int, Any], Callable[[], Any]]]:
+    """``--serve``: the dashboard, started (its URL printed on stderr), and how to get each
+    frame's picture for it (from ``--from-json``, the image beside the detection)."""
+    from referee.session.phrases import Phrases
+    from referee.web.dashboard import Dashboard, DashboardConfig
+    from referee.web.server import PortInUse
+    recorded = getattr(args, "camera", None) is None  # a camera sets its own pace
+    pace = args.pace if args.pace is not None else (DEFAULT_PACE if recorded else 0.0)
+    try:
+        config = DashboardConfig(host=args.host, port=args.port, pace=pace if recorded else 0.0)
+    except ValueError as error:
+        raise _user_error(str(error)) from None
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    board = Dashboard(session, Phrases.load(args.lang), names, config, store=store)
+    try:
+        url = board.start()
+    except PortInUse as error:
+        raise _user_error(str(error)) from None
+    if board.token is None:
+        print(f"referee: the dashboard is at {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    else:
+        print(f"referee: the dashboard is at {url} (port {board.server.port}; anyone on the network may watch, "
+              "controls need the token in this address; Ctrl-C stops)", file=sys.stderr, flush=True)
+    files: dict[int, Path] = {}
+    if getattr(args, "from_json", False):
+        from referee.session.sources import FolderSource, SourceError
+        try:
+            source = FolderSource(args.source_spec)
+            files = dict(zip(source.indices, source.files, strict=True))
+        except SourceError:
+            pass  # json_frames says what is wrong with the folder
+
+    def picture(index: int, image: Any) -> Callable[[], Any]:
+        if not getattr(args, "from_json", False):
+            return lambda: image
+        return lambda: _read_picture(files.get(index))
+    return board, picture
+
+
+def _read_picture(path: Path | None) -> Any:
+    """A frame's image for the dashboard (None when there is none to read)."""
+    from referee.vision.images import ImageError, read_image
+    if path is None:
+        return None
+    try:
+        return read_image(path)
+    except (ImageError, OSError):
+        return None
 
 
 def _apply(session: Session, item: Input) -> None:
@@ -211,8 +291,12 @@ def _read_keys(keys: queue.Queue[str]) -> None:
         keys.put(line.strip())
 
 
+_KEYS = {"p": "pass", "u": "undo", "n": "next_hand"}
+
+
 def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
-    """Apply keys typed in ``watch``: p (pass), u (undo), c OLD NEW (correct), q (quit)."""
+    """Apply keys typed in ``watch``: p (pass), u (undo), c OLD NEW (correct), n (next hand),
+    q (quit)."""
     from referee.session.loop import Input
     while not keys.empty():
         words = keys.get().split()
@@ -220,13 +304,13 @@ def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
             continue
         if words[0] == "q":
             return True
-        if words[0] in ("p", "u") and len(words) == 1:
-            _apply(session, Input(frame, "pass" if words[0] == "p" else "undo"))
+        if words[0] in _KEYS and len(words) == 1:
+            _apply(session, Input(frame, _KEYS[words[0]]))
         elif words[0] == "c" and len(words) == 3:
             _apply(session, Input(frame, "correct", words[1], words[2]))
         else:
-            print("keys: p = pass, u = undo the last event, c OLD NEW = correct a misread tile, q = quit",
-                  file=sys.stderr)
+            print("keys: p = pass, u = undo the last event, c OLD NEW = correct a misread tile, n = next hand, "
+                  "q = quit", file=sys.stderr)
     return False
 
 
@@ -268,15 +352,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"Replaying the sample hand in {DEMO.relative_to(REPO)} ({data['variant']}, {data['players']} players, "
               f"{len(data['frames'])} frames) through vision, layout, the referee and the rules.", flush=True)
-    session = run(args)
-    if not args.json:  # how it went, against what the hand really was (the sample has its truth)
+
+    def how_it_went(session: Session) -> None:  # against what the hand really was (the sample has its truth)
+        if args.json:
+            return
         from referee.session.score import score_hand
         first = hand["actions"][0]["play"].split("-")
         score = score_hand(data["events"], session.events, first[0] == first[1])
         print(f"\nThe hand had {score.plays} plays; the referee followed {score.plays_right} with the right tile "
               f"and end ({score.fives_right} of {score.fives} fives scores right), flagged {score.illegal_flagged} of "
               f"{score.illegal} illegal placements, and made {score.false_illegal} false calls. Plays it did not "
-              "announce are tiles vision could not read with confidence: the referee waits rather than guess.")
+              "announce are tiles vision could not read with confidence: the referee waits rather than guess.",
+              flush=True)
+    run(args, on_end=how_it_went)
     return 0
 
 
@@ -289,6 +377,7 @@ def _common(p: argparse.ArgumentParser, house: bool = True) -> None:
     p.add_argument("--calibration", metavar="PROFILE", help="calibration profile (referee calibrate)")
     p.add_argument("--config", metavar="FILE", help="vision config file (JSON)")
     p.add_argument("--stable-frames", type=int, default=2, help="agreeing frames a table state needs (default 2)")
+    _serve_options(p)
     if not house:
         return
     p.add_argument("--variant", choices=[v.value for v in Variant], default="fives")
@@ -310,11 +399,22 @@ def _common(p: argparse.ArgumentParser, house: bool = True) -> None:
     g.add_argument("--spinner", action=argparse.BooleanOptionalAction, default=None)
 
 
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("dashboard")
+    g.add_argument("--serve", action="store_true", help="show the game on a web page (the annotated camera frame, "
+                   "the line of play, scores, events) with controls for pass, undo, corrections and the next hand")
+    g.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
+                   "only; 0.0.0.0: anyone on the network may watch, controls need the token printed at start-up)")
+    g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
+    g.add_argument("--pace", type=float, metavar="FPS", help="with --serve, feed recorded frames at this many a "
+                   f"second so the hand unfolds on the page (default {DEFAULT_PACE:g}; 0: as fast as they come)")
+
+
 def add_parsers(sub: Any) -> None:
     rep = sub.add_parser("replay", help="referee recorded frames (a folder or a video) through the whole pipeline")
     rep.add_argument("source", metavar="FRAMES_DIR|VIDEO")
     rep.add_argument("--inputs", metavar="FILE", help="what was entered by hand: JSON lines "
-                     '{"frame": N, "input": "pass"|"undo"|"correct", "old": "6-4", "new": "6-5"}')
+                     '{"frame": N, "input": "pass"|"undo"|"correct"|"next_hand", "old": "6-4", "new": "6-5"}')
     rep.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON file "
                      "beside it (the renderer's truth, or saved referee detect --json output) instead of vision")
     _common(rep)

@@ -27,10 +27,14 @@ from referee.vision.types import Detection
 
 Announce = Callable[[Event, str | None], None]
 
+#: What may be entered by hand.
+ACTIONS = ("pass", "undo", "correct", "next_hand")
+
 
 @dataclasses.dataclass(frozen=True)
 class Input:
-    """Something entered by hand at ``frame``: "pass", "undo", or "correct" (``old`` -> ``new``)."""
+    """Something entered by hand at ``frame``: "pass", "undo", "correct" (``old`` -> ``new``) or
+    "next_hand" (start the next hand: :meth:`referee.session.referee.Referee.next_hand`)."""
 
     frame: int
     action: str
@@ -38,8 +42,8 @@ class Input:
     new: str | None = None
 
     def __post_init__(self) -> None:
-        if self.action not in ("pass", "undo", "correct"):
-            raise ValueError(f"unknown input {self.action!r} (pass, undo or correct)")
+        if self.action not in ACTIONS:
+            raise ValueError(f"unknown input {self.action!r} (pass, undo, correct or next_hand)")
         if self.action == "correct" and not (self.old and self.new):
             raise ValueError("a correction needs the tile as read and as it is, e.g. 6-4 6-5")
 
@@ -49,7 +53,7 @@ class Input:
         if not isinstance(frame, int) or isinstance(frame, bool):
             raise ValueError(f"'frame' must be an integer, got {frame!r}")
         if not isinstance(action, str):
-            raise ValueError(f"'input' must be pass, undo or correct, got {action!r}")
+            raise ValueError(f"'input' must be pass, undo, correct or next_hand, got {action!r}")
         old, new = data.get("old"), data.get("new")
         return cls(frame, action, old if isinstance(old, str) else None, new if isinstance(new, str) else None)
 
@@ -151,6 +155,8 @@ class Session:
             return self._handle(ref.pass_turn(item.frame))
         if item.action == "undo":
             return self._handle(ref.undo(item.frame))
+        if item.action == "next_hand":
+            return self._handle(ref.next_hand(item.frame))
         assert item.old is not None and item.new is not None
         try:
             return self._handle(ref.correct(item.frame, item.old, item.new))

@@ -24,7 +24,11 @@ from referee.session.stabilise import StableState, StableTile
 
 class Referee(Plays):
     """Follows a match from stable states (:meth:`observe`) and manual input (:meth:`pass_turn`,
-    :meth:`undo`, :meth:`correct`); every method returns the events it caused, in order."""
+    :meth:`undo`, :meth:`correct`, :meth:`next_hand`); every method returns the events it caused,
+    in order."""
+
+    #: The last hand's tiles still to leave the table after :meth:`next_hand` started a new one.
+    _stale: frozenset[str] = frozenset()
 
     def observe(self, state: StableState) -> list[Event]:
         events: list[Event] = []
@@ -39,6 +43,10 @@ class Referee(Plays):
             if self._cleared < 2:
                 return events  # cleared, or one state that showed nothing: the next one says
             self._new_hand()
+        if self._stale:  # a hand started by hand (next_hand) while the last line was in view
+            self._stale = self._stale & state.names()
+            if self._stale:
+                return events  # those tiles are the last hand's, not this one's: wait until they go
         if self.waiting_reveal:
             self._reveal(state, events)
             return events
@@ -302,6 +310,29 @@ class Referee(Plays):
         self.waiting_reveal = False
         self._emit(events, Event(frame, Kind.UNDO, tile=None if action.tile is None else str(action.tile),
                                  reason=action.kind, player=action.player))
+        return events
+
+    def next_hand(self, frame: int) -> list[Event]:
+        """Start the next hand now, for a table the camera cannot follow there: a hand waiting
+        for its reveal (tiles never laid out where the camera sees them) is scored with what is
+        known (its ``hand_end``, as at the end of a source), and a scored hand's table counts as
+        cleared. Tiles of the last line still in view are not the new hand's: the referee waits
+        until they are gone. ``ValueError`` while the hand is still being played (undo, or play
+        it out) or once the match is over."""
+        events: list[Event] = []
+        if self.match.is_over():
+            raise ValueError("the match is over: there is no next hand")
+        if not self.over and not self.waiting_reveal:
+            if not self.hand.move_count():
+                raise ValueError("this hand has just begun: the referee is waiting for its first tile")
+            raise ValueError("the hand is still being played: play it out, or undo")
+        if self.waiting_reveal:
+            self._finish(frame, events, None)
+            if self.match.is_over():
+                return events
+        stale = frozenset(self._finished_line)
+        self._new_hand()
+        self._stale = stale
         return events
 
     def correct(self, frame: int, old: str, new: str) -> list[Event]:
