@@ -289,8 +289,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
+        if words[:1] == ["watch"]:  # watch --settings FILE: the file's options first, those typed win
+            from referee.cli_table import expand
+            words = expand(words)
+    except UserError as error:
+        print(f"referee watch: {error}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(words)
+    try:
+        if args.command == "watch":
+            from referee.cli_table import apply_settings
+            apply_settings(args, list(sys.argv[1:] if argv is None else argv))
         code: int = args.func(args)
     except UserError as error:
         print(f"referee {args.command}: {error}", file=sys.stderr)

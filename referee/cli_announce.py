@@ -27,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--player", choices=CHOICES, default="auto",
                        help="how to play sound: paplay (PulseAudio/PipeWire), aplay (ALSA), or auto (default)")
     group.add_argument("--voices", metavar="FILE", help="voice settings (JSON) over the built-in ones")
+    group.add_argument("--audio-device", metavar="DEVICE", default="",
+                       help="sound device for the player (aplay: e.g. plughw:1,0; paplay: a sink name)")
 
 
 def open_speaker(args: argparse.Namespace, on_error: Callable[[str], None] | None = None) -> Speaker | None:
@@ -34,11 +36,21 @@ def open_speaker(args: argparse.Namespace, on_error: Callable[[str], None] | Non
     ``--mute``. A language without a voice or a bad voice file is a ``UserError``."""
     if getattr(args, "mute", False):
         return None
+    from referee.announce.players import Player, find_player
     from referee.announce.speaker import Speaker, print_error
+    from referee.announce.synth import VoiceError
     from referee.announce.voices import VoiceConfigError
+    report = on_error or print_error
+    player: Player | str = getattr(args, "player", "auto")
     try:
-        return Speaker(args.lang, player=getattr(args, "player", "auto"), voices=getattr(args, "voices", None),
-                       on_error=on_error or print_error)
+        device = getattr(args, "audio_device", "")
+        if device:
+            try:
+                player = find_player(str(player), device=device)
+            except VoiceError as error:  # no player program: said once, and the referee goes on unheard
+                report(f"sound: {error}; announcements are printed only (--mute to silence this)")
+                return None
+        return Speaker(args.lang, player=player, voices=getattr(args, "voices", None), on_error=report)
     except VoiceConfigError as error:
         raise _user_error(str(error)) from None
 

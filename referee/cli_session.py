@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from referee.cli_table import People
     from referee.session.events import Event
     from referee.session.loop import Input, Session
     from referee.vision.types import Detection
@@ -96,7 +97,7 @@ def _detector(args: argparse.Namespace) -> Callable[[Any], Detection]:
     return make(config, profile)
 
 
-def _session(args: argparse.Namespace, live: bool) -> Session:
+def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
     from referee.cli import rules_from_args
     from referee.session.eventlog import EventLog, EventLogError
     from referee.session.loop import Session
@@ -128,13 +129,15 @@ def _session(args: argparse.Namespace, live: bool) -> Session:
     detect = (lambda image: image) if getattr(args, "from_json", False) else _detector(args)
     settings = {"source": args.source_spec, "language": args.lang, "opener": args.opener, "names": names}
     try:
-        return Session(rules, detect, log=log, settings=settings, resume=args.resume, referee_config=referee_config,
-                       stabiliser=stabiliser, phrases=phrases, names=names,
-                       announce=_printer(args.json, names))
+        session = Session(rules, detect, log=log, settings=settings, resume=args.resume,
+                          referee_config=referee_config, stabiliser=stabiliser, phrases=phrases, names=names,
+                          announce=people.announce(_printer(args.json, names)))
     except EventLogError as error:
         raise _user_error(str(error)) from None
     except ValueError as error:
         raise _user_error(f"cannot resume from {args.log}: {error}") from None
+    people.attach(session, rules=rules, names=names, source=args.source_spec, log=log)
+    return session
 
 
 def json_frames(folder: Path) -> Iterator[tuple[int, Detection]]:
@@ -156,13 +159,14 @@ def json_frames(folder: Path) -> Iterator[tuple[int, Detection]]:
 
 
 def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
+    from referee.cli_table import frame_size
     from referee.session.sources import SourceError, open_source
     if getattr(args, "from_json", False):
         yield from json_frames(Path(args.source_spec))
         return
     from referee.session.live import LatestFrames
     try:
-        source = open_source(args.source_spec,
+        source = open_source(args.source_spec, size=frame_size(args),
                              on_status=lambda message: print(f"referee: {message}", file=sys.stderr, flush=True))
         if args.command == "watch":
             print(f"watching {source.description}; keys (then Enter): p = pass, u = undo, c OLD NEW = correct "
@@ -184,8 +188,19 @@ def run(args: argparse.Namespace, live: bool = False, on_end: Callable[[Session]
     """Referee the frames ``args`` name. With ``--serve`` the dashboard (statistics from
     ``store``) follows along, and once a recorded source ends it keeps serving (controls still
     reach the referee) until Ctrl-C. ``on_end`` is called when the source has ended."""
+    from referee.cli_table import People
+    people = People(args, args.command)
+    try:
+        return _run(args, live, people, on_end, store)
+    finally:
+        people.close()
+
+
+def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[[Session], None] | None,
+         store: StatsSource | None) -> Session:
     from referee.session.sources import SourceError
-    session = _session(args, live)
+    session = _session(args, live, people)
+    store = store if store is not None else people.view()
     inputs = _inputs(getattr(args, "inputs", None))
     keys: queue.Queue[str] = queue.Queue()
     if live and sys.stdin is not None and not sys.stdin.closed:
@@ -242,7 +257,7 @@ def _dashboard(args: argparse.Namespace, session: Session, store: StatsSource | 
     except ValueError as error:
         raise _user_error(str(error)) from None
     names = [n.strip() for n in args.names.split(",")] if args.names else None
-    board = Dashboard(session, Phrases.load(args.lang), names, config, store=store)
+    board = Dashboard(session, Phrases.load(args.lang), names, config, store=store, token=getattr(args, "token", None))
     try:
         url = board.start()
     except PortInUse as error:
@@ -368,7 +383,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _common(p: argparse.ArgumentParser, house: bool = True) -> None:
+def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> None:
+    from referee.cli_table import add_options
     from referee.rules import Variant
     from referee.rules.variants import BlockedScoring
     p.add_argument("--json", action="store_true", help="one JSON event per line")
@@ -378,6 +394,7 @@ def _common(p: argparse.ArgumentParser, house: bool = True) -> None:
     p.add_argument("--config", metavar="FILE", help="vision config file (JSON)")
     p.add_argument("--stable-frames", type=int, default=2, help="agreeing frames a table state needs (default 2)")
     _serve_options(p)
+    add_options(p, command)
     if not house:
         return
     p.add_argument("--variant", choices=[v.value for v in Variant], default="fives")
@@ -417,14 +434,14 @@ def add_parsers(sub: Any) -> None:
                      '{"frame": N, "input": "pass"|"undo"|"correct"|"next_hand", "old": "6-4", "new": "6-5"}')
     rep.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON file "
                      "beside it (the renderer's truth, or saved referee detect --json output) instead of vision")
-    _common(rep)
+    _common(rep, "replay")
     rep.set_defaults(func=cmd_replay)
     watch = sub.add_parser("watch", help="referee a live table from a camera")
     watch.add_argument("--camera", help="webcam number (0, 1, ...) or pi for the Raspberry Pi camera")
     watch.add_argument("--source", help="a folder of frames or a video instead of a camera")
-    _common(watch)
+    _common(watch, "watch")
     watch.set_defaults(func=cmd_watch)
     demo = sub.add_parser("demo", help="replay the bundled sample hand through the whole pipeline (no camera)")
     demo.add_argument("--log", metavar="PATH", help="also write the events to this SQLite log")
-    _common(demo, house=False)
+    _common(demo, "demo", house=False)
     demo.set_defaults(func=cmd_demo, resume=False, from_json=False, inputs=None, seats=None)

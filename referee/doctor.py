@@ -382,7 +382,7 @@ def check_port(settings: Settings) -> Finding:
                                 f"stop it (`sudo ss -ltnp 'sport = :{server.port}'` names it; the referee service: "
                                 f"{STOP_SERVICE}) or set server.port to a free one")
             if error.errno == errno.EACCES:
-                return _problem("port", f"port {where} needs root (ports below 1024)", "set server.port = 8080")
+                return _problem("port", f"port {where} needs root (ports below 1024)", "set server.port = 8765")
             return _problem("port", f"cannot listen on {where}: {error.strerror or error}",
                             'set server.host to an address of this machine ("0.0.0.0" for all)')
     return _ok("port", f"port {where} is free for the dashboard")

@@ -16,7 +16,6 @@ import pytest
 
 from referee.cli import build_parser
 from referee.settings import (
-    PLANNED_FLAGS,
     Settings,
     SettingsError,
     expand_settings,
@@ -47,7 +46,7 @@ def test_the_example_file_loads_as_documented() -> None:
     assert settings.table.variant == "fives" and settings.table.players == 2
     assert settings.table.names == ("Ala", "Olek") and settings.table.seats == ("bottom", "top")
     assert settings.table.house_rules.target == 100 and settings.table.house_rules.hand_size is None
-    assert settings.server.host == "127.0.0.1" and settings.server.port == 8080
+    assert settings.server.host == "127.0.0.1" and settings.server.port == 8765
     assert settings.sound.player == "aplay" and not settings.sound.mute
     assert settings.doctor.pip_mm == 3.5 and settings.doctor.min_pip_px == 4.0
 
@@ -177,7 +176,7 @@ def test_partners_are_four_unless_said(tmp_path: Path) -> None:
 
 
 def _parse_watch(args: list[str]) -> tuple[dict[str, object], list[str]]:
-    """The options ``referee watch`` knows today, and the words it does not know yet."""
+    """The options ``referee watch`` takes, and any words it does not know."""
     namespace, unknown = build_parser().parse_known_args(["watch", *args])
     return vars(namespace), unknown
 
@@ -222,12 +221,10 @@ db = "/srv/records.sqlite"
     assert (known["hand_size"], known["max_pips"], known["blocked_scoring"]) == (5, 9, "fewest_tiles")
     assert known["draw_when_able"] is True and known["spinner"] is False
     assert known["log"] == "/srv/events.sqlite"
-    # What watch does not take yet is only what issues 6 and 7 add to it.
-    flags = {word for word in unknown if word.startswith("--")}
-    assert flags <= PLANNED_FLAGS
-    assert args[args.index("--size") + 1] == "1280x720"
-    assert args[args.index("--port") + 1] == "9000" and args[args.index("--host") + 1] == "0.0.0.0"
-    assert "--mute" in args and args[args.index("--db") + 1] == "/srv/records.sqlite"
+    assert unknown == []  # watch takes every option the settings mean
+    assert known["size"] == "1280x720" and known["serve"] is True
+    assert known["port"] == 9000 and known["host"] == "0.0.0.0"
+    assert known["mute"] is True and known["db"] == "/srv/records.sqlite"
 
 
 def test_a_video_source_is_a_source_not_a_camera(tmp_path: Path) -> None:
@@ -347,7 +344,7 @@ def test_pi_staged_install_twice_keeps_the_settings_then_uninstall_keeps_the_rec
     assert settings.records.db == "/var/lib/domino-referee/records.sqlite"
     assert (root / "var" / "lib" / "domino-referee" / "calibration").is_dir()
     # the user edits the settings; a second run (an update) keeps them and the token
-    edited = config.read_text().replace("port = 8080", "port = 9000")
+    edited = config.read_text().replace("port = 8765", "port = 9000")
     config.write_text(edited)
     dry = sh(PI_INSTALL, "--root", root, "--no-pip", "--dry-run").stdout
     assert f"kept: {config} (already there; your edits stay)" in dry

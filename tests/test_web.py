@@ -331,59 +331,40 @@ def test_a_port_in_use_is_one_clear_line() -> None:
 
 # -- the statistics page ---------------------------------------------------------------------
 
-class Figures:
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-
-    def to_json(self) -> dict[str, Any]:
-        return self.data
-
-
-class Records:
-    """A small store of two matches, answering as the records store does."""
-
-    def __init__(self) -> None:
-        self.scores = {1: [(15, 40), (60, 70), (95, 105)], 2: [(30, 5), (110, 20)]}
-
-    def stats(self) -> Figures:
-        return Figures({"players": {"Ala": {"matches": 2, "wins": 1, "hands": 5, "hand_wins": 3, "points": 205,
-                                            "fives": 120},
-                                    "Olek": {"matches": 2, "wins": 1, "hands": 5, "hand_wins": 2, "points": 125,
-                                             "fives": 80}},
-                        "variants": {"fives": 2}, "average_points_per_hand": 33.0, "blocked_hands": 1})
-
-    def matches(self) -> list[Figures]:
-        return [Figures({"id": i, "players": ["Ala", "Olek"], "variant": "fives", "started": f"2024-05-0{i}"})
-                for i in self.scores]
-
-    def match_scores(self, match_id: int) -> list[tuple[int, ...]]:
-        return self.scores[match_id]
-
-
-def test_the_statistics_page_charts_what_the_records_hold() -> None:
-    with serving(Hub(), store=Records()) as url, httpx.Client(base_url=url) as client:
+def test_the_statistics_page_charts_what_the_records_hold(tmp_path: Path) -> None:
+    """Two matches played by the rules engine in a real records database, read as the live
+    commands serve it (a fresh reading connection per request, from the server's threads)."""
+    from referee.cli_table import RecordsView
+    from referee.store import Store
+    from tests.test_store import played, record
+    path = tmp_path / "records.sqlite"
+    with Store(path) as store:
+        first = record(store, played("fives", 2, seed=11), ["Ala", "Olek"])
+        latest = record(store, played("fives", 2, seed=12), ["Ala", "Olek"])
+        stats = store.stats()
+        scores = {i: store.match_scores(i) for i in (first, latest)}
+    wins = {p.name: p.wins for p in stats.players}
+    with serving(Hub(), store=RecordsView(path)) as url, httpx.Client(base_url=url) as client:
         page = client.get("/stats").text
         bars = re.findall(r'class="bar"[^>]*data-label="([^"]+)" data-value="([^"]+)"', page)
-        assert bars == [("Ala", "1"), ("Olek", "1")]
-        series = re.findall(r'class="series"[^>]*data-name="([^"]+)" data-values="([^"]+)"', page)
-        assert series == [("Ala", "30,110"), ("Olek", "5,20")]  # the latest match by default
-        page = client.get("/stats?match=1").text
-        series = re.findall(r'class="series"[^>]*data-name="([^"]+)" data-values="([^"]+)"', page)
-        assert series == [("Ala", "15,60,95"), ("Olek", "40,70,105")]
-        assert '<tr data-player="Ala"><th>Ala</th><td>2</td><td>1</td><td>5</td><td>3</td>' in page
-        assert "blocked hands: 1" in page and "<script" not in page and "http://" not in page.replace(
-            'xmlns="http://www.w3.org/2000/svg"', "")
+        assert {name: int(float(v)) for name, v in bars} == wins and sum(wins.values()) == 2
+        for match_id, query in ((latest, ""), (first, f"?match={first}")):  # the latest match by default
+            page = client.get("/stats" + query).text
+            series = re.findall(r'class="series"[^>]*data-name="([^"]+)" data-values="([^"]+)"', page)
+            assert series == [(name, ",".join(str(s[seat]) for s in scores[match_id]))
+                              for seat, name in enumerate(("Ala", "Olek"))]
+        ala = next(p for p in stats.players if p.name == "Ala")
+        assert (f'<tr data-player="Ala"><th>Ala</th><td>{ala.matches}</td><td>{ala.wins}</td><td>{ala.hands}</td>'
+                f"<td>{ala.hand_wins}</td>") in page
+        assert f"blocked hands: {stats.blocked}" in page and "matches by variant: fives 2" in page
+        assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
         data = client.get("/api/stats").json()
-        assert data["stats"]["players"]["Ala"]["points"] == 205 and [m["id"] for m in data["matches"]] == [1, 2]
+        assert data["stats"] == stats.to_json() and [m["id"] for m in data["matches"]] == [first, latest]
     with serving(Hub()) as url, httpx.Client(base_url=url) as client:
         assert 'id="no-records"' in client.get("/stats").text
         assert client.get("/api/stats").status_code == 404
-    assert "No matches recorded yet" in stats_page(EmptyRecords())
-
-
-class EmptyRecords(Records):
-    def __init__(self) -> None:
-        self.scores = {}
+    Store(tmp_path / "empty.sqlite").close()
+    assert "No matches recorded yet" in stats_page(RecordsView(tmp_path / "empty.sqlite"))
 
 
 # -- the command line ------------------------------------------------------------------------

@@ -125,5 +125,5 @@ Next (see deploy/README.md):
               then set calibration = "/var/lib/domino-referee/calibration/table.json" in /etc/domino-referee/config.toml
   check:      sudo -u $USER_NAME /opt/domino-referee/venv/bin/referee doctor --settings /etc/domino-referee/config.toml
   run:        sudo systemctl restart domino-referee;  journalctl -u domino-referee -f
-  dashboard:  http://$(hostname).local:8080/ (the token is in /etc/domino-referee/config.toml)
+  dashboard:  http://$(hostname).local:8765/ (the token is in /etc/domino-referee/config.toml)
 EOF

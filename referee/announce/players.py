@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import wave
+from collections.abc import Callable
 from typing import Protocol
 
 from referee.announce.synth import VoiceError, _last_line, wav_seconds
@@ -100,10 +101,18 @@ def pulse_answers(timeout: float = 3.0) -> bool:
     return done.returncode == 0
 
 
-def find_player(name: str = "auto", margin: float = 10.0) -> CommandPlayer:
+#: How each player is told which sound device to use.
+DEVICE_OPTION: dict[str, Callable[[str], tuple[str, ...]]] = {
+    "aplay": lambda device: ("-D", device),
+    "paplay": lambda device: (f"--device={device}",),
+}
+
+
+def find_player(name: str = "auto", margin: float = 10.0, device: str = "") -> CommandPlayer:
     """The player called ``name``: ``aplay``, ``paplay``, or ``auto`` (paplay when a PulseAudio or
-    PipeWire server answers, else aplay, else paplay). :class:`VoiceConfigError` for an unknown
-    name, :class:`VoiceError` saying what to install when the program is missing."""
+    PipeWire server answers, else aplay, else paplay), on ``device`` when given (an ALSA device
+    such as "plughw:1,0" for aplay, a sink name for paplay). :class:`VoiceConfigError` for an
+    unknown name, :class:`VoiceError` saying what to install when the program is missing."""
     if name not in CHOICES:
         raise VoiceConfigError(f"unknown player {name!r}; choose {', '.join(CHOICES)}")
     found = {player: shutil.which(argv[0]) for player, (argv, _) in PLAYERS.items()}
@@ -119,7 +128,8 @@ def find_player(name: str = "auto", margin: float = 10.0) -> CommandPlayer:
     program = found[name]
     if program is None:
         raise VoiceError(f"{name} not found: install the Debian package {package}")
-    return CommandPlayer((program, *argv[1:]), name=name, margin=margin)
+    options = DEVICE_OPTION[name](device) if device else ()
+    return CommandPlayer((program, *options, *argv[1:]), name=name, margin=margin)
 
 
 def tone_wav(seconds: float = 0.3, hz: float = 440.0, rate: int = 22050, level: float = 0.25) -> bytes:

@@ -2,7 +2,7 @@
 ``~/.config/domino-referee/`` on a laptop) read into frozen values, every bad value a
 ``SettingsError`` naming the file and the key; and the ``referee watch`` options they mean."""
 
-from referee.settings.args import PLANNED_FLAGS, expand_settings, settings_to_args
+from referee.settings.args import expand_settings, settings_path, settings_to_args
 from referee.settings.load import (
     SYSTEM_PATH,
     default_settings_path,
@@ -24,7 +24,7 @@ from referee.settings.model import (
     TableSettings,
 )
 
-__all__ = ["PLANNED_FLAGS", "SYSTEM_PATH", "CameraSettings", "DoctorSettings", "HouseRules", "RecordsSettings",
+__all__ = ["SYSTEM_PATH", "CameraSettings", "DoctorSettings", "HouseRules", "RecordsSettings",
            "ServerSettings", "Settings", "SettingsError", "SoundSettings", "TableSettings", "default_settings_path",
-           "expand_settings", "load_settings", "override", "parse_settings", "rules_of", "settings_to_args",
-           "user_path"]
+           "expand_settings", "load_settings", "override", "parse_settings", "rules_of", "settings_path",
+           "settings_to_args", "user_path"]

@@ -8,10 +8,6 @@ from collections.abc import Sequence
 from referee.settings.load import load_settings
 from referee.settings.model import Settings
 
-#: Options ``settings_to_args`` writes that ``referee watch`` gains with issue 6 and 7 (the
-#: camera's frame size, the dashboard, muting the voice, the records database).
-PLANNED_FLAGS = frozenset({"--size", "--serve", "--host", "--port", "--mute", "--db"})
-
 
 def settings_to_args(settings: Settings) -> list[str]:
     """The ``referee watch`` argument list the settings mean (without "watch"). The dashboard's
@@ -52,14 +48,12 @@ def settings_to_args(settings: Settings) -> list[str]:
     return args
 
 
-def expand_settings(argv: Sequence[str]) -> list[str]:
-    """A ``referee`` command line with ``watch ... --settings FILE`` (or ``--settings=FILE``)
-    replaced by the file's options, put first so that options typed on the command line win.
-    Other command lines come back unchanged. A bad file raises SettingsError naming it."""
+def _split(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The settings file a ``referee watch`` command line names, and its other words."""
     words = list(argv)
     if not words or words[0] != "watch":
-        return words
-    rest: list[str] = []
+        return None, words
+    rest: list[str] = [words[0]]
     path: str | None = None
     i = 1
     while i < len(words):
@@ -75,6 +69,19 @@ def expand_settings(argv: Sequence[str]) -> list[str]:
             continue
         rest.append(word)
         i += 1
+    return path, rest
+
+
+def settings_path(argv: Sequence[str]) -> str | None:
+    """The settings file ``referee watch ... --settings FILE`` names (None without one)."""
+    return _split(argv)[0]
+
+
+def expand_settings(argv: Sequence[str]) -> list[str]:
+    """A ``referee`` command line with ``watch ... --settings FILE`` (or ``--settings=FILE``)
+    replaced by the file's options, put first so that options typed on the command line win.
+    Other command lines come back unchanged. A bad file raises SettingsError naming it."""
+    path, rest = _split(argv)
     if path is None:
-        return words
-    return ["watch", *settings_to_args(load_settings(path)), *rest]
+        return list(argv)
+    return ["watch", *settings_to_args(load_settings(path)), *rest[1:]]

@@ -70,7 +70,7 @@ class ServerSettings:
 
     serve: bool = True
     host: str = "127.0.0.1"
-    port: int = 8080
+    port: int = 8765
     token: str = ""
 
     def __repr__(self) -> str:  # the token is a secret: never in a log line or a traceback

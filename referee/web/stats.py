@@ -5,9 +5,9 @@ depend on the store's classes: whatever the store returns is read as its ``to_js
 The shapes read (other keys are ignored; a list of player objects with ``"name"`` is read as
 well as an object keyed by name):
 
-- ``stats().to_json()``: ``{"players": {NAME: {"matches", "wins", "hands", "hand_wins",
-  "points", "fives"}}, "variants": {VARIANT: count}, "average_points_per_hand": number,
-  "blocked_hands": count}``
+- ``stats().to_json()`` (``referee.store.Stats``): ``{"players": [{"name", "matches", "wins",
+  "hands", "hand_wins", "points", "fives"}], "variants": [{"variant", "matches", "hands"}],
+  "average_points_per_hand": number, "blocked": count}``
 - each of ``matches()`` ``.to_json()``: ``{"id": int, "players": [NAME], "variant": str,
   "started": str, "winners": [...], "scores": [int]}``
 - ``match_scores(id)``: the scores (one per seat) after each hand, in order.
@@ -80,14 +80,19 @@ def _table(players: list[tuple[str, dict[str, Any]]]) -> str:
 
 
 def _summary(stats: dict[str, Any]) -> str:
+    """Variants played most, average points per hand, blocked hands (the store's ``Stats`` JSON:
+    ``variants`` a list of {"variant", "matches", "hands"} or an object of counts)."""
     items = []
     variants = stats.get("variants")
+    if isinstance(variants, list):
+        variants = {str(v.get("variant")): v.get("matches") for v in variants if isinstance(v, dict)}
     if isinstance(variants, dict) and variants:
-        items.append("games by variant: " + ", ".join(f"{escape(str(k))} {escape(str(v))}"
-                                                       for k, v in variants.items()))
-    for key, label in (("average_points_per_hand", "average points per hand"), ("blocked_hands", "blocked hands")):
-        if key in stats:
-            value = stats[key]
+        ranked = sorted(variants.items(), key=lambda kv: -_number(kv[1]))
+        items.append("matches by variant: " + ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in ranked))
+    for key, label in (("average_points_per_hand", "average points per hand"), ("blocked", "blocked hands"),
+                       ("blocked_hands", "blocked hands")):
+        value = stats.get(key)
+        if value is not None:
             text = f"{value:.1f}" if isinstance(value, float) else str(value)
             items.append(f"{label}: {escape(text)}")
     return "<ul class=\"summary\">" + "".join(f"<li>{i}</li>" for i in items) + "</ul>" if items else ""

@@ -1,0 +1,154 @@
+"""The live commands with the people at the table, as a user runs them: every match recorded in
+the records database (``--db``; ``watch`` by default in the user's data folder), what
+``referee stats`` and ``referee export`` then say about it, a resumed session recorded once,
+the deployment settings file (``watch --settings``), and the voice failing once, quietly."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import REPO, ok, one_error_line, referee
+
+SAMPLE = REPO / "sample_images" / "sequences" / "sequence-11-000"
+
+
+def _replay(*extra: str | Path) -> subprocess.CompletedProcess[str]:
+    return referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--names", "Ala,Olek", *extra,
+                   timeout=120)
+
+
+def test_a_replayed_match_is_recorded_and_the_records_say_who_won(tmp_path: Path) -> None:
+    db = tmp_path / "records.sqlite"
+    result = _replay("--db", db, "--target", "5")  # the hand reaches the target: the match ends with it
+    ok(result)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    match_end = next(e for e in events if e["event"] == "match_end")
+
+    stats = referee("stats", "--db", db, "--json")
+    ok(stats)
+    figures = json.loads(stats.stdout)
+    assert (figures["matches"], figures["finished"], figures["hands"]) == (1, 1, 1)
+    players = {p["name"]: p for p in figures["players"]}
+    winner = ["Ala", "Olek"][match_end["winners"][0]]
+    assert players[winner]["wins"] == 1 and sum(p["wins"] for p in players.values()) == 1
+    fives = {seat: sum(e["points"] for e in events if e["event"] == "play" and e["player"] == seat) for seat in (0, 1)}
+    assert [players["Ala"]["fives"], players["Olek"]["fives"]] == [fives[0], fives[1]]
+
+    # The match exported alone is a game record referee check audits to the same result.
+    record = tmp_path / "match.json"
+    ok(referee("export", "--db", db, "--match", "1", "--out", record))
+    check = referee("check", record, "--json")
+    ok(check)
+    judged = json.loads(check.stdout)
+    assert judged["scores"] == match_end["scores"] and judged["match_winners"] == match_end["winners"]
+    assert all(a["legal"] for a in judged["hands"][0]["actions"])
+
+
+def test_a_resumed_session_is_recorded_once(tmp_path: Path) -> None:
+    db, log = tmp_path / "records.sqlite", tmp_path / "events.sqlite"
+    ok(_replay("--db", db, "--log", log))
+    ok(_replay("--db", db, "--log", log, "--resume"))
+    figures = json.loads(referee("stats", "--db", db, "--json").stdout)
+    assert (figures["matches"], figures["hands"]) == (1, 1)
+    ok(_replay("--db", db))  # a new session without the log: a new match
+    assert json.loads(referee("stats", "--db", db, "--json").stdout)["matches"] == 2
+
+
+def test_a_records_file_that_is_not_ours_stops_the_replay_and_is_left_alone(tmp_path: Path) -> None:
+    db = tmp_path / "notes.sqlite"
+    db.write_bytes(b"family notes, not a database\n" * 20)
+    before = db.read_bytes()
+    assert str(db) in one_error_line(_replay("--db", db))
+    assert db.read_bytes() == before
+
+
+def _watch(args: list[str | Path], home: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-m", "referee.cli", "watch", *map(str, args)], cwd=REPO, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.fixture(scope="module")
+def few_frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample hand's first frames: a short 'camera' for watch."""
+    folder = tmp_path_factory.mktemp("frames")
+    for name in ("frame-0000.jpg", "frame-0001.jpg", "frame-0002.jpg"):
+        shutil.copy(SAMPLE / name, folder / name)
+    return folder
+
+
+def test_watch_records_in_the_users_data_folder_unless_told_not_to(tmp_path: Path, few_frames: Path) -> None:
+    ok(_watch(["--source", few_frames, "--mute", "--no-records"], tmp_path))
+    records = tmp_path / "data" / "domino-referee" / "records.sqlite"
+    assert not records.exists()
+    ok(_watch(["--source", few_frames, "--mute", "--names", "Ala,Olek"], tmp_path))
+    assert records.exists()
+    exported = json.loads(referee("export", "--db", records).stdout)
+    assert [m["names"] for m in exported["matches"]] == [["Ala", "Olek"]]
+
+
+def test_watch_takes_its_options_from_a_settings_file(tmp_path: Path, few_frames: Path) -> None:
+    db = tmp_path / "family.sqlite"
+    settings = tmp_path / "config.toml"
+    settings.write_text(f'[camera]\nsource = "{few_frames}"\n[table]\nvariant = "block"\nplayers = 3\n'
+                        'names = ["Ala", "Olek", "Ewa"]\nlanguage = "en"\nseats = ["bottom", "left", "top"]\n'
+                        f'[server]\nserve = false\n[sound]\nmute = true\n[records]\ndb = "{db}"\n')
+    ok(_watch(["--settings", settings], tmp_path))
+    [match] = json.loads(referee("export", "--db", db).stdout)["matches"]
+    assert (match["variant"], match["players"], match["names"]) == ("block", 3, ["Ala", "Olek", "Ewa"])
+    ok(_watch(["--settings", settings, "--variant", "draw"], tmp_path))  # typed after it: wins
+    assert json.loads(referee("export", "--db", db).stdout)["matches"][1]["variant"] == "draw"
+
+    settings.write_text(settings.read_text().replace('players = 3', 'players = "three"'))
+    result = _watch(["--settings", settings], tmp_path)
+    line = one_error_line(result)
+    assert str(settings) in line and "table.players" in line
+
+
+def test_the_dashboard_token_comes_from_the_settings_file(tmp_path: Path, few_frames: Path) -> None:
+    token = "family-table-0123456789"
+    settings = tmp_path / "config.toml"
+    settings.write_text(f'[camera]\nsource = "{few_frames}"\n[table]\nnames = ["Ala", "Olek"]\n'
+                        f'[server]\nserve = true\nhost = "0.0.0.0"\ntoken = "{token}"\n'
+                        '[sound]\nmute = true\n')
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    process = subprocess.Popen([sys.executable, "-m", "referee.cli", "watch", "--settings", str(settings),
+                                "--port", "0"], cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        url = re.search(r"http://\S+", line)
+        assert url and url.group(0).endswith(f"?token={token}"), line
+        assert token not in " ".join(process.args)  # never on the command line, where ps shows it
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+        assert "Traceback" not in err
+    finally:
+        process.kill()
+
+
+def test_a_voice_that_cannot_play_says_so_once_and_the_referee_goes_on(tmp_path: Path) -> None:
+    if shutil.which("espeak-ng") is None or shutil.which("aplay") is None:
+        pytest.fail("needs the Debian packages espeak-ng and alsa-utils (scripts/setup installs them as root)")
+    result = _replay("--speak", "--player", "aplay", "--audio-device", "no-such-device")
+    ok(result)
+    sound = [line for line in result.stderr.splitlines() if "sound" in line]
+    assert len(sound) == 1 and "aplay" in sound[0], result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[-1]["event"] == "hand_end"
+
+
+def test_a_bad_frame_size_is_one_line(tmp_path: Path, few_frames: Path) -> None:
+    assert "--size" in one_error_line(_watch(["--source", few_frames, "--mute", "--size", "big"], tmp_path))
