@@ -117,3 +117,39 @@ def test_import_scanner_flags_foreign_imports(tmp_path: Path) -> None:
     assert found == [(1, "numpy"), (2, "cv2"), (3, "json"), (4, "referee.rules"), (5, "referee.vision"),
                      (6, "importlib"), (7, "PIL")]
     assert [m for _, m in found if not allowed(m)] == ["numpy", "cv2", "referee.vision", "PIL"]
+
+
+#: What each package of ``referee`` may import of the others (docs/architecture.md): stages only
+#: import the stages before them; the command-line modules may import anything.
+LAYERS = {
+    "rules": set(),
+    "vision": set(),
+    "render": {"rules"},
+    "layout": {"rules", "vision"},
+    "session": {"rules", "vision", "layout"},
+    "announce": {"session"},
+    "store": {"rules", "session"},
+    "web": {"rules", "vision", "layout", "session", "store"},
+    "settings": {"rules", "session"},
+    "doctor": {"rules", "vision", "session", "settings", "announce"},
+}
+
+
+def _referee_imports(path: Path) -> set[str]:
+    """The ``referee`` packages a module imports, at its top or inside functions."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        found |= {n.split(".")[1] for n in names if n and n.startswith("referee.")}
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_each_stage_imports_only_the_stages_before_it(package: str) -> None:
+    base = REPO / "referee"
+    files = sorted((base / package).rglob("*.py")) if (base / package).is_dir() else [base / f"{package}.py"]
+    assert files
+    bad = {f"{path.relative_to(REPO)}: {used}" for path in files for used in _referee_imports(path)
+           if used != package and used not in LAYERS[package]}
+    assert not bad, sorted(bad)
