@@ -300,20 +300,24 @@ def test_streams_follow_changes_and_end_when_the_browser_goes_or_the_server_stop
         assert hub.wait_streams(0, 5)  # the browser went: its stream ended
         hub.publish_frame(b"\xff\xd8first\xff\xd9")
         response_box: list[bytes] = []
+        got_first = threading.Event()
 
         def watch() -> None:
             with httpx.stream("GET", url + "frame.mjpg", timeout=10) as stream:
-                response_box.extend(stream.iter_bytes())  # until the server stops
+                for chunk in stream.iter_bytes():  # until the server stops
+                    response_box.append(chunk)
+                    if b"first" in b"".join(response_box):
+                        got_first.set()
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         assert hub.wait_streams(1, 5)
+        assert got_first.wait(5)  # the newest frame is sent as soon as a browser asks
         started = time.monotonic()
     finally:
         server.stop()
     watcher.join(5)
     assert not watcher.is_alive() and time.monotonic() - started < 5
-    assert b"first" in b"".join(response_box)
     assert hub.streams == 0
 
 
