@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--mute``, ``--player`` and ``--voices`` for a command that announces (watch, replay, demo)."""
     from referee.announce.players import CHOICES
     group = parser.add_argument_group("sound")
-    group.add_argument("--mute", action="store_true", help="do not speak the announcements (they are still printed)")
+    group.add_argument("--mute", action=argparse.BooleanOptionalAction, default=False,
+                       help="do not speak the announcements (they are still printed)")
     group.add_argument("--player", choices=CHOICES, default="auto",
                        help="how to play sound: paplay (PulseAudio/PipeWire), aplay (ALSA), or auto (default)")
     group.add_argument("--voices", metavar="FILE", help="voice settings (JSON) over the built-in ones")

@@ -191,9 +191,13 @@ def run(args: argparse.Namespace, live: bool = False, on_end: Callable[[Session]
     from referee.cli_table import People
     people = People(args, args.command)
     try:
-        return _run(args, live, people, on_end, store)
-    finally:
-        people.close()
+        session = _run(args, live, people, on_end, store)
+    except BaseException:
+        people.close(wait=0.0)  # Ctrl-C or an error: stop at once, what is still queued is not said
+        raise
+    # the words still queued are said before the command ends (a replay runs ahead of its voice)
+    people.close(wait=15.0 if live else 600.0)
+    return session
 
 
 def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[[Session], None] | None,
@@ -408,7 +412,7 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
     g.add_argument("--hand-size", type=int)
     g.add_argument("--target", type=int)
     g.add_argument("--max-pips", type=int, choices=[6, 9, 12])
-    g.add_argument("--draw-when-able", action="store_true")
+    g.add_argument("--draw-when-able", action=argparse.BooleanOptionalAction, default=False)
     g.add_argument("--keep-in-boneyard", type=int)
     g.add_argument("--blocked-scoring", choices=[b.value for b in BlockedScoring])
     g.add_argument("--draw-count", type=int)
@@ -418,7 +422,8 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
 
 def _serve_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("dashboard")
-    g.add_argument("--serve", action="store_true", help="show the game on a web page (the annotated camera frame, "
+    g.add_argument("--serve", action=argparse.BooleanOptionalAction, default=False,
+                   help="show the game on a web page (the annotated camera frame, "
                    "the line of play, scores, events) with controls for pass, undo, corrections and the next hand")
     g.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
                    "only; 0.0.0.0: anyone on the network may watch, controls need the token printed at start-up)")
@@ -436,7 +441,8 @@ def add_parsers(sub: Any) -> None:
                      "beside it (the renderer's truth, or saved referee detect --json output) instead of vision")
     _common(rep, "replay")
     rep.set_defaults(func=cmd_replay)
-    watch = sub.add_parser("watch", help="referee a live table from a camera")
+    # no abbreviations: --settings is read before the options are parsed, by its full name
+    watch = sub.add_parser("watch", help="referee a live table from a camera", allow_abbrev=False)
     watch.add_argument("--camera", help="webcam number (0, 1, ...) or pi for the Raspberry Pi camera")
     watch.add_argument("--source", help="a folder of frames or a video instead of a camera")
     _common(watch, "watch")

@@ -73,7 +73,8 @@ def apply_settings(args: argparse.Namespace, argv: Sequence[str]) -> None:
     except SettingsError as error:
         raise _user_error(str(error)) from None
     args.token = settings.server.token or None
-    if getattr(args, "player", "auto") == "auto":
+    typed = set(argv)
+    if "--player" not in typed and not any(w.startswith("--player=") for w in typed) and settings.sound.player:
         args.player = settings.sound.player
     if not getattr(args, "audio_device", ""):
         args.audio_device = settings.sound.device
@@ -130,8 +131,10 @@ class People:
             args.mute = True
         db = getattr(args, "db", None)
         path = Path(db) if db else None
-        if path is None and command == "watch" and not getattr(args, "no_records", False):
+        if path is None and command == "watch":
             path = default_db()
+        if getattr(args, "no_records", False):
+            path = None  # --no-records wins over a database named in a settings file or typed
         self.db_path = path
         self.store: Store | None = None
         self.recorder: Recorder | None = None
@@ -179,9 +182,12 @@ class People:
     def view(self) -> RecordsView | None:
         return None if self.db_path is None or self.store is None else RecordsView(self.db_path)
 
-    def close(self) -> None:
+    def close(self, wait: float = 15.0) -> None:
+        """Let the speaker say what is queued for up to ``wait`` seconds (saying so when some is
+        left unsaid), then close the database."""
         if self.speaker is not None:
-            self.speaker.close(timeout=15.0)
+            if not self.speaker.close(timeout=wait) and wait > 0:
+                _warn(f"sound: the last announcements were not said within {wait:g} s")
             self.speaker = None
         if self.store is not None:
             self.store.close()

@@ -267,42 +267,50 @@ def _run(command: list[str], timeout: float = 20.0) -> tuple[int, str]:
     return done.returncode, (lines[-1].strip() if lines else "")
 
 
-def check_audio(player: str, device: str = "", search_path: str | None = None) -> str | None:
-    """None when speech can be heard: espeak-ng runs, ``player`` is there, a sound card (ALSA) or
-    sound server (PulseAudio, PipeWire) is, and a short phrase plays. Otherwise one line saying
-    what is wrong and what to do. (The voice package's own check can take its place.)"""
+def check_audio(player: str, device: str = "", search_path: str | None = None, language: str = "pl") -> str | None:
+    """None when the referee's speech can be heard: espeak-ng runs, ``player`` (aplay, paplay or
+    auto) is there, a sound card (ALSA) or sound server (PulseAudio, PipeWire) is, and a phrase
+    in ``language`` plays through the same voice and player the referee uses. Otherwise one line
+    saying what is wrong and what to do."""
+    from referee.announce.players import find_player
+    from referee.announce.synth import VoiceError, synthesise
+    from referee.announce.voices import VoiceConfigError, voice_for
+
     espeak = shutil.which("espeak-ng", path=search_path)
     if espeak is None:
         return "espeak-ng is not installed — do: sudo apt install espeak-ng"
     code, said = _run([espeak, "--version"])
     if code != 0:
         return f"espeak-ng does not run ({said}) — do: reinstall it: sudo apt install --reinstall espeak-ng"
+    if player == "auto":
+        try:
+            player = find_player("auto").name
+        except VoiceError as error:
+            return f"{error} — do: install one, or set sound.mute = true"
     program = shutil.which(player, path=search_path)
     if program is None:
         return (f"the sound player {player} is not installed — do: sudo apt install alsa-utils (aplay) or "
                 "pulseaudio-utils (paplay), or set sound.player")
-    name = Path(player).name
-    if name == "aplay":
+    if player == "aplay":
         code, said = _run([program, "-l"])
         if code != 0 or "no soundcards" in said:
             return ("no sound card found (`aplay -l` lists none) — do: connect a speaker (USB, HDMI or the "
                     "headphone socket) and check `aplay -l`, or set sound.mute = true")
-    elif name == "paplay":
+    elif player == "paplay":
         pactl = shutil.which("pactl", path=search_path)
         code, said = _run([pactl, "info"]) if pactl else (127, "pactl is not installed")
         if code != 0:
             return (f"no PulseAudio or PipeWire sound server answers ({said}) — do: run in the desktop session "
                     "that plays sound, or set sound.player = \"aplay\"")
-    with tempfile.TemporaryDirectory(prefix="referee-doctor-") as folder:
-        wav = str(Path(folder) / "check.wav")
-        code, said = _run([espeak, "-w", wav, "sound check"])
-        if code != 0:
-            return f"espeak-ng cannot speak ({said}) — do: reinstall it: sudo apt install --reinstall espeak-ng"
-        target = ([f"--device={device}"] if name == "paplay" else ["-D", device]) if device else []
-        code, said = _run([program, *target, wav])
-    if code != 0:
+    try:
+        wav = synthesise("sound check", voice_for(language), espeak=espeak)
+    except (VoiceError, VoiceConfigError) as error:
+        return f"espeak-ng cannot speak ({error}) — do: reinstall it: sudo apt install --reinstall espeak-ng"
+    try:
+        find_player(player, device=device).play(wav)
+    except VoiceError as error:
         where = f" on sound.device {device!r}" if device else ""
-        return (f"{player} cannot play sound{where} ({said}) — do: check the speaker and volume (`alsamixer`), "
+        return (f"{player} cannot play sound{where} ({error}) — do: check the speaker and volume (`alsamixer`), "
                 "sound.device, or set sound.mute = true")
     return None
 
@@ -406,7 +414,7 @@ class Diagnosis:
 
 
 def diagnose(settings: Settings, skip: Iterable[str] = (), pi_loader: Callable[[], Any] | None = None,
-             audio_check: Callable[[str, str], str | None] = check_audio) -> Diagnosis:
+             audio_check: Callable[[str, str], str | None] | None = None) -> Diagnosis:
     """Run every check not in ``skip`` (names from CHECKS), in the order of CHECKS."""
     skipped = set(skip)
     unknown = skipped - set(CHECKS)
@@ -442,7 +450,9 @@ def diagnose(settings: Settings, skip: Iterable[str] = (), pi_loader: Callable[[
     if "audio" in skipped:
         findings.append(_skipped("audio", "audio (--skip audio)"))
     else:
-        findings.append(audio_finding(settings.sound, audio_check))
+        language = settings.table.language
+        findings.append(audio_finding(settings.sound, audio_check or (
+            lambda player, device: check_audio(player, device, language=language))))
     if "records" in skipped:
         findings.append(_skipped("records", "records (--skip records)"))
     else:

@@ -47,7 +47,7 @@ def test_the_example_file_loads_as_documented() -> None:
     assert settings.table.names == ("Ala", "Olek") and settings.table.seats == ("bottom", "top")
     assert settings.table.house_rules.target == 100 and settings.table.house_rules.hand_size is None
     assert settings.server.host == "127.0.0.1" and settings.server.port == 8765
-    assert settings.sound.player == "aplay" and not settings.sound.mute
+    assert settings.sound.player == "auto" and not settings.sound.mute
     assert settings.doctor.pip_mm == 3.5 and settings.doctor.min_pip_px == 4.0
 
 
@@ -100,7 +100,8 @@ BAD = [
     ("[server]\nhost = 'my host'\n", "server.host must be an address of this machine"),
     ("[server]\ntoken = 'short'\n", "server.token must be 16 to 256 letters"),
     ("[server]\nserve = 1\n", "server.serve must be true or false, got 1"),
-    ("[sound]\nplayer = 'aplay -q'\n", "sound.player must be a program that plays sound"),
+    ("[sound]\nplayer = 'aplay -q'\n", "sound.player must be the program that plays sound"),
+    ("[sound]\nplayer = '/usr/bin/aplay'\n", 'sound.player must be the program that plays sound: "aplay"'),
     ("[sound]\nmute = 'no'\n", "sound.mute must be true or false, got 'no'"),
     ("[records]\ndb = ['a']\n", "records.db must be a file path"),
     ("[doctor]\nmax_clipped = 2\n", "doctor.max_clipped must be a number from 0 to 1, got 2"),

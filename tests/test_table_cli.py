@@ -88,31 +88,46 @@ def few_frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_watch_records_in_the_users_data_folder_unless_told_not_to(tmp_path: Path, few_frames: Path) -> None:
-    ok(_watch(["--source", few_frames, "--mute", "--no-records"], tmp_path))
     records = tmp_path / "data" / "domino-referee" / "records.sqlite"
+    ok(_watch(["--source", few_frames, "--mute", "--no-records"], tmp_path))
     assert not records.exists()
+    chosen = tmp_path / "chosen.sqlite"
+    ok(_watch(["--source", few_frames, "--mute", "--db", chosen, "--no-records"], tmp_path))  # --no-records wins
+    assert not chosen.exists()
     ok(_watch(["--source", few_frames, "--mute", "--names", "Ala,Olek"], tmp_path))
     assert records.exists()
-    exported = json.loads(referee("export", "--db", records).stdout)
-    assert [m["names"] for m in exported["matches"]] == [["Ala", "Olek"]]
+    # No hand ended in these frames: no empty match is left behind (a service restarting
+    # because its camera will not open must not fill the records with them).
+    assert json.loads(referee("export", "--db", records).stdout)["matches"] == []
+
+
+def _logged_settings(log: Path) -> dict[str, object]:
+    from referee.session.eventlog import EventLog
+    with EventLog(log) as opened:
+        latest = opened.latest_session()
+    assert latest is not None
+    return latest[1]
 
 
 def test_watch_takes_its_options_from_a_settings_file(tmp_path: Path, few_frames: Path) -> None:
-    db = tmp_path / "family.sqlite"
+    log = tmp_path / "events.sqlite"
     settings = tmp_path / "config.toml"
-    settings.write_text(f'[camera]\nsource = "{few_frames}"\n[table]\nvariant = "block"\nplayers = 3\n'
+    settings.write_text(f'[camera]\nsource = 0\n[table]\nvariant = "block"\nplayers = 3\n'
                         'names = ["Ala", "Olek", "Ewa"]\nlanguage = "en"\nseats = ["bottom", "left", "top"]\n'
-                        f'[server]\nserve = false\n[sound]\nmute = true\n[records]\ndb = "{db}"\n')
-    ok(_watch(["--settings", settings], tmp_path))
-    [match] = json.loads(referee("export", "--db", db).stdout)["matches"]
-    assert (match["variant"], match["players"], match["names"]) == ("block", 3, ["Ala", "Olek", "Ewa"])
-    ok(_watch(["--settings", settings, "--variant", "draw"], tmp_path))  # typed after it: wins
-    assert json.loads(referee("export", "--db", db).stdout)["matches"][1]["variant"] == "draw"
+                        f'[server]\nserve = false\n[sound]\nmute = true\n[records]\nlog = "{log}"\n')
+    # the file names camera 0; a source typed on the command line replaces it
+    ok(_watch(["--settings", settings, "--source", few_frames, "--no-records"], tmp_path))
+    logged = _logged_settings(log)
+    assert (logged["variant"], logged["players"], logged["language"]) == ("block", 3, "en")
+    assert logged["names"] == ["Ala", "Olek", "Ewa"] and logged["source"] == str(few_frames)
+    ok(_watch(["--settings", settings, "--source", few_frames, "--no-records", "--variant", "draw"], tmp_path))
+    assert _logged_settings(log)["variant"] == "draw"  # typed after the file: wins
 
     settings.write_text(settings.read_text().replace('players = 3', 'players = "three"'))
-    result = _watch(["--settings", settings], tmp_path)
-    line = one_error_line(result)
+    line = one_error_line(_watch(["--settings", settings], tmp_path))
     assert str(settings) in line and "table.players" in line
+    # an abbreviated --settings is not taken for another option, nor silently ignored
+    assert "--setting" in one_error_line(_watch(["--setting", settings], tmp_path))
 
 
 def test_the_dashboard_token_comes_from_the_settings_file(tmp_path: Path, few_frames: Path) -> None:

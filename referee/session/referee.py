@@ -287,6 +287,10 @@ class Referee(Plays):
     # -- by hand ------------------------------------------------------------------------------
 
     def pass_turn(self, frame: int) -> list[Event]:
+        """A pass entered by hand. After the hand's end there is no turn to pass: ValueError,
+        and nothing is logged or said."""
+        if self.over or self.waiting_reveal or self.hand.is_over():
+            raise ValueError("the hand is over: nobody can pass (start the next hand, or undo)")
         events: list[Event] = []
         seat = self._seat()
         try:

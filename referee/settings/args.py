@@ -84,4 +84,21 @@ def expand_settings(argv: Sequence[str]) -> list[str]:
     path, rest = _split(argv)
     if path is None:
         return list(argv)
-    return ["watch", *settings_to_args(load_settings(path)), *rest[1:]]
+    given = settings_to_args(load_settings(path))
+    typed = {word.split("=", 1)[0] for word in rest[1:] if word.startswith("--")}
+    if typed & {"--camera", "--source"}:  # a source typed replaces the file's camera (one source only)
+        given = _without(given, {"--camera", "--source", "--size"} - typed)
+    return ["watch", *given, *rest[1:]]
+
+
+def _without(args: list[str], options: set[str]) -> list[str]:
+    """``args`` (pairs of an option and its value, and flags) without ``options`` and their values."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] in options:
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out

@@ -62,7 +62,6 @@ EDGES = ("bottom", "left", "top", "right")
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{16,256}")
 _HOST = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}"
                    r"[A-Za-z0-9])?)*")
-_PROGRAM = re.compile(r"[A-Za-z0-9_./+-]+")
 
 
 def _whole(low: int, high: int) -> Convert:
@@ -180,9 +179,10 @@ def _token(value: Any, base: Path) -> str:
 
 
 def _program(value: Any, base: Path) -> str:
-    if not isinstance(value, str) or not _PROGRAM.fullmatch(value):
-        raise _Bad('a program that plays sound: "aplay" (ALSA), "paplay" (PulseAudio, PipeWire) or its path')
-    return value
+    if value not in ("auto", "aplay", "paplay"):
+        raise _Bad('the program that plays sound: "aplay" (ALSA), "paplay" (PulseAudio, PipeWire) or "auto" '
+                   "(paplay when a sound server answers, else aplay)")
+    return str(value)
 
 
 def _device(value: Any, base: Path) -> str:

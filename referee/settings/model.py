@@ -81,10 +81,11 @@ class ServerSettings:
 @dataclasses.dataclass(frozen=True)
 class SoundSettings:
     """Speech: ``player`` plays espeak-ng's sound (aplay for ALSA, paplay for PulseAudio or
-    PipeWire), on ``device`` when given (e.g. "plughw:1,0" for aplay)."""
+    PipeWire, auto: paplay when a sound server answers, else aplay), on ``device`` when given
+    (e.g. "plughw:1,0" for aplay)."""
 
     mute: bool = False
-    player: str = "aplay"
+    player: str = "auto"
     device: str = ""
 
 

@@ -34,6 +34,18 @@ def fold(name: str) -> str:
     return unicodedata.normalize("NFC", name.strip()).casefold()
 
 
+def check_names(names: Sequence[str] | None, rules: Rules) -> list[str] | None:
+    """``names`` stripped, one per seat and all different; StoreError saying what is wrong."""
+    if names is None:
+        return None
+    out = [n.strip() if isinstance(n, str) else n for n in names]
+    if len(out) != rules.players or not all(isinstance(n, str) and n for n in out):
+        raise StoreError(f"names must give {rules.players} players' names, one per seat, got {list(names)}")
+    if len({fold(n) for n in out}) != len(out):
+        raise StoreError(f"names must name {rules.players} different players, got {list(names)}")
+    return out
+
+
 class Store(Database):
     """The records database at ``path``: see :class:`referee.store.sqlfile.Database` for opening
     it (``create=False`` reads only what exists and never creates a file)."""
@@ -43,22 +55,23 @@ class Store(Database):
                     key: str | None = None, started: datetime.datetime | None = None) -> int:
         """A new match: its id. ``names`` by seat (None: seats not named). With a ``key`` already
         recorded (a resumed session), that match's id, the match as first recorded."""
-        if key is not None:
-            found = self.rows("SELECT id FROM matches WHERE key = ?", (key,))
-            if found:
-                return int(found[0][0])
+        found = self.find_match(key)
+        if found is not None:
+            return found
         with self.transaction():
             return self.insert_match(uid=uuid.uuid4().hex, key=key, started=started or now(), rules=rules,
                                      names=names, source=source)
 
+    def find_match(self, key: str | None) -> int | None:
+        """The id of the match recorded under ``key`` (a live session's), or None."""
+        if key is None:
+            return None
+        found = self.rows("SELECT id FROM matches WHERE key = ?", (key,))
+        return int(found[0][0]) if found else None
+
     def insert_match(self, *, uid: str, key: str | None, started: datetime.datetime, rules: Rules,
                      names: Sequence[str] | None, source: str | None, imported: datetime.datetime | None = None) -> int:
-        if names is not None:
-            names = [n.strip() if isinstance(n, str) else n for n in names]
-            if len(names) != rules.players or not all(isinstance(n, str) and n for n in names):
-                raise StoreError(f"names must give {rules.players} players' names, one per seat, got {list(names)}")
-            if len({fold(n) for n in names}) != len(names):
-                raise StoreError(f"names must name {rules.players} different players, got {list(names)}")
+        names = check_names(names, rules)
         match_id = self.run(
             "INSERT INTO matches (uid, key, started, variant, players, rules, source, imported) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

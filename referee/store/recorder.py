@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from referee.rules.match import Match
 from referee.rules.variants import Rules
 from referee.session.events import Event, Kind
-from referee.store.db import Store, StoreError
+from referee.store.db import Store, StoreError, check_names
 from referee.store.facts import now
 
 
@@ -49,8 +49,12 @@ class Recorder:
         self.store = store
         self.warn = warn
         self.clock = clock
-        self.match_id = store.start_match(names=names, rules=rules, source=source, key=key, started=clock())
-        self.recorded = store.hand_count(self.match_id)
+        check_names(names, rules)  # said at once, not when the first hand ends
+        self._match = (list(names) if names is not None else None, rules, source, key)
+        # The match is written with its first hand: a referee started and stopped before any
+        # hand ended (a camera that would not open) leaves no empty match behind.
+        self.match_id = store.find_match(key)
+        self.recorded = 0 if self.match_id is None else store.hand_count(self.match_id)
         self.finished = False
         self._started: dict[int, datetime.datetime] = {}  # hand number -> its first event's time
         self._ended: dict[int, datetime.datetime] = {}
@@ -75,17 +79,25 @@ class Recorder:
                 raise
             self.warn(f"the match was not recorded: {error}")
 
+    def _match_id(self) -> int:
+        if self.match_id is None:
+            names, rules, source, key = self._match
+            self.match_id = self.store.start_match(names=names, rules=rules, source=source, key=key,
+                                                   started=self._started.get(1) or self.clock())
+        return self.match_id
+
     def _sync(self, match: Match, events: Sequence[Event]) -> None:
         by_hand, after = split_hands(events)
         for i in range(self.recorded, len(match.hands)):
             hand = match.hands[i]
             scores = match.hands[i + 1].scores if i + 1 < len(match.hands) else match.scores
-            self.store.add_hand(self.match_id, number=i + 1, hand=hand, events=by_hand[i] if i < len(by_hand) else (),
-                                scores=scores, started=self._started.get(i + 1),
+            self.store.add_hand(self._match_id(), number=i + 1, hand=hand,
+                                events=by_hand[i] if i < len(by_hand) else (), scores=scores,
+                                started=self._started.get(i + 1),
                                 finished=self._ended.get(i + 1) or self.clock())
             self.recorded = i + 1
         ends = [e for e in after if e.kind is Kind.MATCH_END]
         if not self.finished and match.is_over() and ends:
-            self.store.finish_match(self.match_id, winners=match.winners(), scores=match.scores,
+            self.store.finish_match(self._match_id(), winners=match.winners(), scores=match.scores,
                                     finished=self.clock(), events=ends)
             self.finished = True

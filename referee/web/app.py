@@ -57,6 +57,19 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def cross_site(request: Request) -> str | None:
+    """Why a control request may come from another web site (None when it cannot): only this
+    page's script sends ``Content-Type: application/json`` (which a foreign page cannot send
+    without the browser asking first), and a browser's ``Origin`` must be this server."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return "a control must be sent as JSON (Content-Type: application/json)"
+    origin = request.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host", ""):
+        return f"a control from another site ({origin}) is refused"
+    return None
+
+
 def create_app(hub: Hub, *, token: str | None, store: StatsSource | None = None) -> Starlette:
     """The dashboard over ``hub``. ``token``: required for controls (None: anyone may control,
     for a server bound to 127.0.0.1). ``store``: where the records' statistics come from (its
@@ -110,6 +123,9 @@ def create_app(hub: Hub, *, token: str | None, store: StatsSource | None = None)
         if not authorised(request, token):
             return _error(403, "controls need the token printed when the referee started (?token=... or "
                           "the X-Referee-Token header)")
+        refused = cross_site(request)
+        if refused:
+            return _error(403, refused)
         body = await request.body()
         if len(body) > MAX_BODY:
             return _error(400, f"the body is {len(body)} bytes: a control is at most {MAX_BODY}")
