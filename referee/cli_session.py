@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import sys
 import threading
@@ -15,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.cli_table import People
+    from referee.rules import Rules
+    from referee.session.eventlog import EventLog
     from referee.session.events import Event
     from referee.session.loop import Input, Session
     from referee.vision.types import Detection
@@ -25,8 +26,6 @@ REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "sample_images" / "sequences" / "sequence-11-000"
 #: Frames per second a recorded source is fed at while the dashboard shows it (--pace).
 DEFAULT_PACE = 3.0
-#: The dashboard's port (--port).
-DEFAULT_PORT = 8765
 
 
 def _user_error(message: str) -> Exception:
@@ -36,8 +35,8 @@ def _user_error(message: str) -> Exception:
 
 def default_log() -> Path:
     """The event log in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "domino-referee" / "events.sqlite"
+    from referee.settings import data_folder
+    return data_folder() / "events.sqlite"
 
 
 def _printer(as_json: bool, names: list[str] | None) -> Callable[[Event, str | None], None]:
@@ -126,10 +125,12 @@ def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
             raise _user_error(str(error)) from None
     elif args.resume:
         raise _user_error("--resume needs the event log to resume from (--log PATH)")
+    resume = args.resume or (log is not None and getattr(args, "resume_unfinished", False)
+                             and _unfinished(log, rules))
     detect = (lambda image: image) if getattr(args, "from_json", False) else _detector(args)
     settings = {"source": args.source_spec, "language": args.lang, "opener": args.opener, "names": names}
     try:
-        session = Session(rules, detect, log=log, settings=settings, resume=args.resume,
+        session = Session(rules, detect, log=log, settings=settings, resume=resume,
                           referee_config=referee_config, stabiliser=stabiliser, phrases=phrases, names=names,
                           announce=people.announce(_printer(args.json, names)))
     except EventLogError as error:
@@ -138,6 +139,21 @@ def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
         raise _user_error(f"cannot resume from {args.log}: {error}") from None
     people.attach(session, rules=rules, names=names, source=args.source_spec, log=log)
     return session
+
+
+def _unfinished(log: EventLog, rules: Rules) -> bool:
+    """Whether the log's latest session is a match not over yet, played under ``rules`` (what
+    ``--resume-unfinished`` goes on with after a restart)."""
+    from referee.session.events import Kind
+    from referee.session.loop import settings_rules
+    latest = log.latest_session()
+    if latest is None:
+        return False
+    try:
+        same = settings_rules(latest[1]) == rules
+    except (ValueError, TypeError):
+        return False
+    return same and not any(e.kind is Kind.MATCH_END for _, e, _ in log.events(latest[0]))
 
 
 def json_frames(folder: Path) -> Iterator[tuple[int, Detection]]:
@@ -408,6 +424,8 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
                    "(0 right, 90 down), one per seat; default clockwise from the bottom")
     p.add_argument("--log", metavar="PATH", help="SQLite event log (watch: in the user's data folder by default)")
     p.add_argument("--resume", action="store_true", help="continue the last session of the event log")
+    p.add_argument("--resume-unfinished", action="store_true", help="continue the last session of the event log "
+                   "if its match is not over and its rules are these (a service restarting); else start anew")
     g = p.add_argument_group("house rules")
     g.add_argument("--hand-size", type=int)
     g.add_argument("--target", type=int)
@@ -427,6 +445,7 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
                    "the line of play, scores, events) with controls for pass, undo, corrections and the next hand")
     g.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
                    "only; 0.0.0.0: anyone on the network may watch, controls need the token printed at start-up)")
+    from referee.settings.model import DEFAULT_PORT
     g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     g.add_argument("--pace", type=float, metavar="FPS", help="with --serve, feed recorded frames at this many a "
                    f"second so the hand unfolds on the page (default {DEFAULT_PACE:g}; 0: as fast as they come)")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,8 +22,8 @@ def _user_error(message: str) -> Exception:
 
 def default_db() -> Path:
     """The records database in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "domino-referee" / "records.sqlite"
+    from referee.settings import data_folder
+    return data_folder() / "records.sqlite"
 
 
 def open_store(db: str | Path | None, *, create: bool) -> Store:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from referee.session.sources import CameraSource, FrameSource, PiCameraSource, open_source
-from referee.settings import DoctorSettings, Settings, SoundSettings
+from referee.settings import DoctorSettings, Settings, SoundSettings, data_folder
 from referee.vision.config import ConfigError, VisionConfig
 from referee.vision.profile import Profile, load_profile
 
@@ -326,11 +326,6 @@ def audio_finding(sound: SoundSettings, check: Callable[[str, str], str | None])
 
 
 # -- files and the port ------------------------------------------------------------------------
-def data_folder() -> Path:
-    """Where the records live when no path is set: ``$XDG_DATA_HOME/domino-referee``."""
-    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "domino-referee"
-
-
 def check_folder(folder: Path, files: Iterable[str]) -> Finding:
     """The records can be written in ``folder`` (or it can be made): a temporary file is created
     and removed; the databases themselves are never opened."""

@@ -167,3 +167,23 @@ def test_a_voice_that_cannot_play_says_so_once_and_the_referee_goes_on(tmp_path:
 
 def test_a_bad_frame_size_is_one_line(tmp_path: Path, few_frames: Path) -> None:
     assert "--size" in one_error_line(_watch(["--source", few_frames, "--mute", "--size", "big"], tmp_path))
+
+
+def _sessions(log: Path) -> int:
+    from referee.session.eventlog import EventLog
+    with EventLog(log) as opened:
+        return len(opened.sessions())
+
+
+def test_a_restarted_referee_goes_on_with_an_unfinished_match_only(tmp_path: Path) -> None:
+    """What the service does after a crash or a power cut (records.resume in the settings)."""
+    log = tmp_path / "events.sqlite"
+    ok(_replay("--log", log, "--target", "1000"))  # the hand ends, the match goes on
+    ok(_replay("--log", log, "--target", "1000", "--resume-unfinished"))
+    assert _sessions(log) == 1  # went on with it
+    ok(_replay("--log", log, "--target", "500", "--resume-unfinished"))
+    assert _sessions(log) == 2  # other rules: a new match
+    finished = tmp_path / "finished.sqlite"
+    ok(_replay("--log", finished, "--target", "5"))  # the match is over
+    ok(_replay("--log", finished, "--target", "5", "--resume-unfinished"))
+    assert _sessions(finished) == 2  # nothing to go on with: a new match

@@ -122,6 +122,6 @@ Next (see deploy/README.md):
   calibrate:  domino-referee doctor --save-frame table.png
               domino-referee calibrate table.png --out $DATA/table.json
               then set calibration = "$DATA/table.json" in $CONFIG
-  run:        domino-referee                 (keys: p pass, u undo, c OLD NEW correct, q quit)
+  run:        domino-referee                 (keys: p pass, u undo, c OLD NEW correct, n next hand, q quit)
   settings:   $CONFIG
 EOF

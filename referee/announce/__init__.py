@@ -6,7 +6,8 @@ through aplay or paplay on a background thread.
 - :func:`synthesise`: text -> WAV bytes; :class:`VoiceError` when speech cannot be made or played.
 - :class:`Player`, :class:`CommandPlayer`, :func:`find_player`: playing a WAV.
 - :class:`Speaker`: what the live session calls (``say``, ``announce``, ``close``).
-- :func:`check_audio`, :func:`check_speech`: one-line diagnoses for ``referee doctor``.
+- :func:`check_audio` (a test tone through a player), :func:`check_speech`: one-line diagnoses
+  (``referee doctor`` speaks a phrase through :func:`synthesise` and :func:`find_player`).
 """
 
 from referee.announce.players import CHOICES, CommandPlayer, Player, check_audio, find_player, tone_wav

@@ -86,8 +86,7 @@ def synthesise(text: str, voice: VoiceConfig, espeak: str = "espeak-ng", timeout
 
 
 def check_speech(voice: VoiceConfig, espeak: str = "espeak-ng") -> str | None:
-    """None when espeak-ng speaks a word in ``voice``, else the problem in one line (for
-    ``referee doctor``)."""
+    """None when espeak-ng speaks a word in ``voice``, else the problem in one line."""
     try:
         synthesise("1 2 3", voice, espeak)
     except VoiceError as error:

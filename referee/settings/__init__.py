@@ -5,6 +5,7 @@
 from referee.settings.args import expand_settings, settings_path, settings_to_args
 from referee.settings.load import (
     SYSTEM_PATH,
+    data_folder,
     default_settings_path,
     load_settings,
     override,
@@ -24,7 +25,8 @@ from referee.settings.model import (
     TableSettings,
 )
 
-__all__ = ["SYSTEM_PATH", "CameraSettings", "DoctorSettings", "HouseRules", "RecordsSettings",
-           "ServerSettings", "Settings", "SettingsError", "SoundSettings", "TableSettings", "default_settings_path",
-           "expand_settings", "load_settings", "override", "parse_settings", "rules_of", "settings_path",
-           "settings_to_args", "user_path"]
+__all__ = [
+    "SYSTEM_PATH", "CameraSettings", "DoctorSettings", "HouseRules", "RecordsSettings", "ServerSettings", "Settings",
+    "SettingsError", "SoundSettings", "TableSettings", "data_folder", "default_settings_path", "expand_settings",
+    "load_settings", "override", "parse_settings", "rules_of", "settings_path", "settings_to_args", "user_path",
+]

@@ -41,6 +41,8 @@ def settings_to_args(settings: Settings) -> list[str]:
         args += ["--log", settings.records.log]
     if settings.records.db:
         args += ["--db", settings.records.db]
+    if settings.records.resume:
+        args.append("--resume-unfinished")
     if settings.server.serve:
         args += ["--serve", "--host", settings.server.host, "--port", str(settings.server.port)]
     if settings.sound.mute:

@@ -34,6 +34,12 @@ from referee.settings.model import (
 SYSTEM_PATH = Path("/etc/domino-referee/config.toml")
 
 
+def data_folder() -> Path:
+    """Where the records database and the event log live when no path is set:
+    ``$XDG_DATA_HOME/domino-referee`` (``~/.local/share/domino-referee`` by default)."""
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "domino-referee"
+
+
 def user_path() -> Path:
     """``$XDG_CONFIG_HOME/domino-referee/config.toml`` (``~/.config`` by default)."""
     base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
@@ -206,7 +212,7 @@ FIELDS: dict[str, dict[str, Convert]] = {
                           "spinner": _boolean},
     "server": {"serve": _boolean, "host": _host, "port": _whole(1, 65535), "token": _token},
     "sound": {"mute": _boolean, "player": _program, "device": _device},
-    "records": {"db": _path, "log": _path},
+    "records": {"db": _path, "log": _path, "resume": _boolean},
     "doctor": {"frames": _whole(1, 100), "timeout_s": _number(1, 300), "min_brightness": _number(0, 255),
                "max_brightness": _number(0, 255), "clip_level": _whole(1, 255), "max_clipped": _number(0, 1),
                "min_focus": _number(0, 100_000), "pip_mm": _number(0.5, 30), "min_pip_px": _number(0.5, 100)},

@@ -63,6 +63,10 @@ class TableSettings:
     house_rules: HouseRules = dataclasses.field(default_factory=HouseRules)
 
 
+#: The dashboard's port, on the command line and in the settings alike.
+DEFAULT_PORT = 8765
+
+
 @dataclasses.dataclass(frozen=True)
 class ServerSettings:
     """The dashboard: served on ``host``:``port`` when ``serve``; ``token`` guards it (required
@@ -70,7 +74,7 @@ class ServerSettings:
 
     serve: bool = True
     host: str = "127.0.0.1"
-    port: int = 8765
+    port: int = DEFAULT_PORT
     token: str = ""
 
     def __repr__(self) -> str:  # the token is a secret: never in a log line or a traceback
@@ -91,10 +95,13 @@ class SoundSettings:
 
 @dataclasses.dataclass(frozen=True)
 class RecordsSettings:
-    """Where the records database and the event log live (``None``: the user's data folder)."""
+    """Where the records database and the event log live (``None``: the user's data folder);
+    ``resume``: after a restart (a crash, a power cut, the service restarted), go on with the
+    match the event log left unfinished rather than start a new one."""
 
     db: str | None = None
     log: str | None = None
+    resume: bool = True
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,14 +2,13 @@
 records store (``referee/store``), read through a small protocol so the dashboard does not
 depend on the store's classes: whatever the store returns is read as its ``to_json()`` dict.
 
-The shapes read (other keys are ignored; a list of player objects with ``"name"`` is read as
-well as an object keyed by name):
+The shapes read (other keys are ignored):
 
 - ``stats().to_json()`` (``referee.store.Stats``): ``{"players": [{"name", "matches", "wins",
   "hands", "hand_wins", "points", "fives"}], "variants": [{"variant", "matches", "hands"}],
   "average_points_per_hand": number, "blocked": count}``
-- each of ``matches()`` ``.to_json()``: ``{"id": int, "players": [NAME], "variant": str,
-  "started": str, "winners": [...], "scores": [int]}``
+- each of ``matches()`` ``.to_json()`` (``referee.store.MatchSummary``): ``{"id": int, "names":
+  [NAME or null], "variant": str, "started": str, "winners": [...], "scores": [int]}``
 - ``match_scores(id)``: the scores (one per seat) after each hand, in order.
 """
 
@@ -44,10 +43,7 @@ class StatsSource(Protocol):
 
 def players_of(stats: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """Each player's figures, by name, from the stats' JSON."""
-    players = stats.get("players") or {}
-    if isinstance(players, dict):
-        return [(str(name), figures if isinstance(figures, dict) else {}) for name, figures in players.items()]
-    return [(str(p.get("name", p.get("player", "?"))), p) for p in players if isinstance(p, dict)]
+    return [(str(p.get("name", "?")), p) for p in stats.get("players") or [] if isinstance(p, dict)]
 
 
 def _number(value: object) -> float:
@@ -60,12 +56,12 @@ def stats_json(store: StatsSource) -> dict[str, Any]:
 
 
 def _match_id(match: dict[str, Any]) -> int | None:
-    value = match.get("id", match.get("match_id"))
+    value = match.get("id")
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _match_label(match: dict[str, Any]) -> str:
-    names = match.get("players") or match.get("names") or []
+    names = [n or "?" for n in match.get("names") or []]
     who = ", ".join(str(n) for n in names) if isinstance(names, list) else str(names)
     parts = [str(match[k]) for k in ("started", "variant") if match.get(k)]
     return " · ".join([f"match {_match_id(match)}", *parts, who])
@@ -83,14 +79,11 @@ def _summary(stats: dict[str, Any]) -> str:
     """Variants played most, average points per hand, blocked hands (the store's ``Stats`` JSON:
     ``variants`` a list of {"variant", "matches", "hands"} or an object of counts)."""
     items = []
-    variants = stats.get("variants")
-    if isinstance(variants, list):
-        variants = {str(v.get("variant")): v.get("matches") for v in variants if isinstance(v, dict)}
-    if isinstance(variants, dict) and variants:
+    variants = {str(v.get("variant")): v.get("matches") for v in stats.get("variants") or [] if isinstance(v, dict)}
+    if variants:
         ranked = sorted(variants.items(), key=lambda kv: -_number(kv[1]))
         items.append("matches by variant: " + ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in ranked))
-    for key, label in (("average_points_per_hand", "average points per hand"), ("blocked", "blocked hands"),
-                       ("blocked_hands", "blocked hands")):
+    for key, label in (("average_points_per_hand", "average points per hand"), ("blocked", "blocked hands")):
         value = stats.get(key)
         if value is not None:
             text = f"{value:.1f}" if isinstance(value, float) else str(value)
@@ -107,7 +100,7 @@ def _match_section(store: StatsSource, matches: list[dict[str, Any]], chosen: st
     match_id = wanted if wanted in ids else max(ids)
     match = next(m for m in matches if _match_id(m) == match_id)
     scores = store.match_scores(match_id)
-    names = match.get("players") or match.get("names")
+    names = match.get("names")
     seats = max((len(s) for s in scores), default=0)
     labels = [str(names[i]) if isinstance(names, list) and i < len(names) else f"seat {i + 1}" for i in range(seats)]
     series = [(labels[i], [s[i] for s in scores if i < len(s)]) for i in range(seats)]
