@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -287,6 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
@@ -298,6 +303,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"referee watch: {error}", file=sys.stderr)
         return 2
     args = parser.parse_args(words)
+    if args.command in ("watch", "replay", "demo"):
+        # A service is stopped with SIGTERM: stop as on Ctrl-C (the speaker, the dashboard and the
+        # records closed in order) rather than die mid-write.
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         if args.command == "watch":
             from referee.cli_table import apply_settings

@@ -187,3 +187,24 @@ def test_a_restarted_referee_goes_on_with_an_unfinished_match_only(tmp_path: Pat
     ok(_replay("--log", finished, "--target", "5"))  # the match is over
     ok(_replay("--log", finished, "--target", "5", "--resume-unfinished"))
     assert _sessions(finished) == 2  # nothing to go on with: a new match
+
+
+def test_a_service_stopped_with_sigterm_stops_cleanly_within_seconds(tmp_path: Path) -> None:
+    """systemd stops the service with SIGTERM: the referee stops as on Ctrl-C."""
+    import time
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    process = subprocess.Popen([sys.executable, "-m", "referee.cli", "replay", str(SAMPLE), "--from-json",
+                                "--opener", "1", "--serve", "--port", "0", "--pace", "0", "--db", str(tmp_path / "r.sqlite")],
+                               cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        lines = [process.stderr.readline() for _ in range(2)]
+        assert "the source has ended" in lines[1], lines
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=15)
+        assert time.monotonic() - started < 5 and process.returncode == 0, (process.returncode, err)
+        assert "Traceback" not in err
+    finally:
+        process.kill()

@@ -60,11 +60,16 @@ def _match_id(match: dict[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _match_label(match: dict[str, Any]) -> str:
-    names = [n or "?" for n in match.get("names") or []]
-    who = ", ".join(str(n) for n in names) if isinstance(names, list) else str(names)
-    parts = [str(match[k]) for k in ("started", "variant") if match.get(k)]
-    return " · ".join([f"match {_match_id(match)}", *parts, who])
+def _when(started: Any) -> str:
+    """An ISO time as people read it on a page: "2026-11-30 14:45" (the text as given otherwise)."""
+    text = str(started or "")
+    return text[:16].replace("T", " ") if len(text) >= 16 and text[10] == "T" else text
+
+
+def _match_label(match: dict[str, Any], with_names: bool = True) -> str:
+    names = ", ".join(str(n or "?") for n in match.get("names") or [])
+    parts = [p for p in (_when(match.get("started")), str(match.get("variant") or "")) if p]
+    return " · ".join([f"match {_match_id(match)}", *parts, *([names] if with_names and names else [])])
 
 
 def _table(players: list[tuple[str, dict[str, Any]]]) -> str:
@@ -104,7 +109,7 @@ def _match_section(store: StatsSource, matches: list[dict[str, Any]], chosen: st
     seats = max((len(s) for s in scores), default=0)
     labels = [str(names[i]) if isinstance(names, list) and i < len(names) else f"seat {i + 1}" for i in range(seats)]
     series = [(labels[i], [s[i] for s in scores if i < len(s)]) for i in range(seats)]
-    chart = line_chart(series, f"scores over {_match_label(match)}")
+    chart = line_chart(series, f"scores over {_match_label(match, with_names=False)}")
     chosen_class = ' class="chosen"'
     links = "".join(f'<li><a href="?match={i}"{chosen_class if i == match_id else ""}>'
                     f"{escape(_match_label(m))}</a></li>"
