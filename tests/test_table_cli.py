@@ -194,7 +194,8 @@ def test_a_service_stopped_with_sigterm_stops_cleanly_within_seconds(tmp_path: P
     import time
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     process = subprocess.Popen([sys.executable, "-m", "referee.cli", "replay", str(SAMPLE), "--from-json",
-                                "--opener", "1", "--serve", "--port", "0", "--pace", "0", "--db", str(tmp_path / "r.sqlite")],
+                                "--opener", "1", "--serve", "--port", "0", "--pace", "0",
+                                "--db", str(tmp_path / "r.sqlite")],
                                cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     try:
