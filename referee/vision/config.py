@@ -69,6 +69,9 @@ class VisionConfig:
     pip_floor: float = 0.35
     min_margin: float = 0.18
     min_confidence: float = 0.5
+    # A tile whose halves are shorter than this (full-resolution pixels) is uncertain whatever its
+    # reading: its pips are then two or three pixels across, and blur and JPEG erase or forge them.
+    min_cell_px: float = 16.0
     # A tile whose grid reading disagrees with its pip count keeps this share of its confidence.
     disagree_confidence: float = 0.0
     # The pip grid is searched this far (share of a half) around the rectangle's own alignment.
@@ -117,6 +120,7 @@ class VisionConfig:
             ("pip_floor", 0 < self.pip_floor < 1),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
+            ("min_cell_px", self.min_cell_px >= 0),
             ("disagree_confidence", 0 <= self.disagree_confidence <= 1),
             ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
