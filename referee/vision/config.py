@@ -92,6 +92,10 @@ class VisionConfig:
     # most pack_slide of its sides (pack_lock 1 turns this off).
     pack_lock: float = 0.8
     pack_slide: float = 0.3
+    # A blob of touching tiles is packed with tiles as wide as the blob itself is where it is
+    # narrower than the frame's tiles (the tile size varies across a tilted frame), by at most
+    # this factor (1 turns this off; a wider blob holds the tiles' merged shadows and sides).
+    local_size: float = 1.25
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -130,6 +134,7 @@ class VisionConfig:
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
+            ("local_size", self.local_size >= 1),
         ]
         for name, ok in checks:
             if not ok:
