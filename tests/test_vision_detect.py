@@ -348,6 +348,16 @@ def test_rendered_frames_are_never_guessed_silently(kind: str, style: TileStyle,
     assert confident_false(d, truth) == []
 
 
+def test_tiles_too_small_to_read_are_never_trusted() -> None:
+    # Seed 17 (unused above), shrunk to 0.35: its tiles come out about 27 pixels long, their pips
+    # a pixel or two across. The tiles are still found, but none is trusted.
+    shot = render_still("scattered", np.random.default_rng(17), Options(style=TileStyle.IVORY, size=(1280, 720)))
+    small = cv2.resize(shot.image, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)
+    d = run(small)
+    assert d.tiles
+    assert [t for t in d.tiles if not t.uncertain] == []
+
+
 def test_rendered_frames_recall_floor() -> None:
     totals = Totals.of(match(*rendered(*frame)) for frame in RENDERED)
     assert totals.tiles > 60

@@ -17,6 +17,23 @@ from referee.vision.split import Box
 __all__ = ["align_runs"]
 
 
+def _crossed(boxes: list[Box], a: Box, b: Box, width: float) -> bool:
+    """Whether a box at right angles to ``a`` and ``b`` (a double crosswise) lies between them:
+    then they are not end to end, and their spacing is not one tile's."""
+    r = math.radians(a.angle)
+    ux, uy = math.cos(r), math.sin(r)
+    reach = (b.cx - a.cx) * ux + (b.cy - a.cy) * uy
+    for c in boxes:
+        turn = (c.angle - a.angle) % 180.0
+        if min(turn, 180.0 - turn) < 80.0:
+            continue
+        along = (c.cx - a.cx) * ux + (c.cy - a.cy) * uy
+        across = -(c.cx - a.cx) * uy + (c.cy - a.cy) * ux
+        if abs(across) < width and 0 < along / reach < 1:
+            return True
+    return False
+
+
 def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
     """Indices of packed boxes in straight runs: parallel, on one line, each next to the last."""
     parent = list(range(len(boxes)))
@@ -37,7 +54,8 @@ def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
             dx, dy = b.cx - a.cx, b.cy - a.cy
             along = dx * math.cos(r) + dy * math.sin(r)
             across = -dx * math.sin(r) + dy * math.cos(r)
-            if abs(across) < 0.35 * width and 0.6 * length < abs(along) < 1.45 * length:
+            if abs(across) < 0.35 * width and 0.6 * length < abs(along) < 1.45 * length \
+                    and not _crossed(boxes, a, b, width):
                 parent[find(j)] = find(i)
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):

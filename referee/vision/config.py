@@ -69,6 +69,9 @@ class VisionConfig:
     pip_floor: float = 0.35
     min_margin: float = 0.18
     min_confidence: float = 0.5
+    # A tile whose halves are shorter than this (full-resolution pixels) is uncertain whatever its
+    # reading: its pips are then two or three pixels across, and blur and JPEG erase or forge them.
+    min_cell_px: float = 16.0
     # A tile whose grid reading disagrees with its pip count keeps this share of its confidence.
     disagree_confidence: float = 0.0
     # The pip grid is searched this far (share of a half) around the rectangle's own alignment.
@@ -89,6 +92,10 @@ class VisionConfig:
     # most pack_slide of its sides (pack_lock 1 turns this off).
     pack_lock: float = 0.8
     pack_slide: float = 0.3
+    # A blob of touching tiles is packed with tiles as wide as the blob itself is where it is
+    # narrower than the frame's tiles (the tile size varies across a tilted frame), by at most
+    # this factor (1 turns this off; a wider blob holds the tiles' merged shadows and sides).
+    local_size: float = 1.25
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -117,6 +124,7 @@ class VisionConfig:
             ("pip_floor", 0 < self.pip_floor < 1),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
+            ("min_cell_px", self.min_cell_px >= 0),
             ("disagree_confidence", 0 <= self.disagree_confidence <= 1),
             ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
@@ -126,6 +134,7 @@ class VisionConfig:
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
+            ("local_size", self.local_size >= 1),
         ]
         for name, ok in checks:
             if not ok:

@@ -197,21 +197,21 @@ def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int) -> Detection:
     c = config.cell_px
-    items: list[tuple[np.ndarray, Evidence]] = []
+    items: list[tuple[np.ndarray, Evidence, bool]] = []
     for box in boxes:
         full = Box(box.cx / scale, box.cy / scale, box.length / scale, box.width / scale, box.angle, box.packed)
         full = snap(image, full, config.snap_reach, keep_length=box.packed)
         corners = full.corners()
-        items.append((corners, gather(rectify(image, corners, c), config)))
-    contrast = pip_contrast([e for _, e in items])
+        items.append((corners, gather(rectify(image, corners, c), config), full.length / 2 >= config.min_cell_px))
+    contrast = pip_contrast([e for _, e, _ in items])
     # Mostly backs: the contrast comes from the few faces with pips, and only tiles with pips are
     # read as faces (a blank face among backs cannot be told from a back with a seam).
     few_faces = contrast is None
     if few_faces:
-        contrast = faces_contrast([e for _, e in items])
+        contrast = faces_contrast([e for _, e, _ in items])
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
-    for corners, evidence in items:
+    for corners, evidence, legible in items:
         reading = decide(evidence, contrast, config)
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):
@@ -221,5 +221,6 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         back = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
         halves = cv2.perspectiveTransform(np.array([[[c / 2, c / 2], [1.5 * c, c / 2]]], np.float32), back)[0]
         tiles.append(TileReading(reading.pips, (point(halves[0]), point(halves[1])), quad(corners), point(centre),
-                                 round(reading.confidence, 3), reading.confidence < config.min_confidence))
+                                 round(reading.confidence, 3),
+                                 reading.confidence < config.min_confidence or not legible))
     return Detection(w, h, False, tuple(tiles), tuple(down))

@@ -173,6 +173,22 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     return [b for b in boxes if 0 <= b.cx < w and 0 <= b.cy < h]
 
 
+def _line_width(blob: np.ndarray, width: float, reach: float) -> float:
+    """The width of the tiles in a blob of touching tiles, read off the blob itself: twice the
+    usual height of its distance ridge (a line of tiles is one tile wide; a double crosswise is
+    wider, a turn's corner too, and they are the few). The frame's tile size varies across a
+    tilted frame; this is the size here. Only a narrower width is taken, by at most a factor of
+    ``reach``: touching tiles' shadows and sides merge into a wider blob than a single tile's,
+    while the tiles themselves are no wider than the frame's ``width`` says (a line where the
+    frame is farther from the camera is narrower)."""
+    dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
+    if not ridge.any() or reach <= 1:
+        return width
+    seen = 2.0 * float(np.median(dist[ridge]))
+    return seen if 1 / reach < seen / width < 1 else width
+
+
 def _edge_contact(blob: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> int:
     """How many of the frame's edge pixels a blob (at ``origin`` (x, y) in a frame of ``shape``)
     covers."""
@@ -204,7 +220,8 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
             tiled = (share <= config.max_blob_tiles and _edge_contact(blob, (x, y), mask.shape)
                      <= config.edge_contact * length and (face_distance is None or float(
                          np.median(face_distance[y:y + bh, x:x + bw][blob > 0])) <= config.face_reach))
-            packed = _pack(blob, length, width, config) if tiled else []
+            local = _line_width(blob, width, config.local_size) if tiled else width
+            packed = _pack(blob, local * config.aspect, local, config) if tiled else []
             if packed:
                 boxes.extend(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y) for b in packed)
             else:
@@ -219,6 +236,7 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
         if share <= config.max_area_share and 0.75 < box.length / length < 1.3 and 0.7 < box.width / width < 1.4:
             boxes.append(dataclasses.replace(box, cx=box.cx + x, cy=box.cy + y))
             continue
-        for b in _pack(blob, length, width, config):
+        local = _line_width(blob, width, config.local_size)
+        for b in _pack(blob, local * config.aspect, local, config):
             boxes.append(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y))
     return boxes, big
