@@ -325,6 +325,20 @@ def test_a_face_down_tile_missed_in_one_state_is_no_draw() -> None:
     assert ref.hand.held_count(1) == 7
 
 
+def test_a_pile_read_as_a_few_more_or_fewer_tiles_is_no_draw() -> None:
+    """Vision reads a pile of touching face-down tiles as a few more or fewer from state to state
+    (14 tiles as 12 to 17): only a count below the lowest of the last states' is a draw."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, down=12))
+    ref.observe(state(3, OPEN_63, down=17))
+    for frame in (4, 5, 6):
+        assert ref.observe(state(frame, OPEN_63, down=12)) == []
+    assert ref.hand.held_count(1) == 7
+    assert ref.observe(state(7, OPEN_63, down=11)) == []  # below every count of late: a draw
+    assert ref.observe(state(8, OPEN_63, down=11)) == [Event(7, Kind.DRAW, player=1)]
+
+
 def test_face_down_tiles_pushed_about_are_no_draw() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, down=14))

@@ -27,19 +27,24 @@ def name_of(pips: tuple[int, int]) -> str:
 class RefereeConfig:
     """``opener``: the seat that lays the first tile of the match (a camera cannot see who
     holds the highest double); ``takeback_states``: stable states the last tile must stay gone
-    before it counts as taken back; ``reach``/``middle``: contact tolerances in tile widths."""
+    before it counts as taken back; ``boneyard_states``: how many stable states' face-down counts
+    a draw must fall below (vision's count of a touching pile flickers; its lowest is trusted);
+    ``reach``/``middle``: contact tolerances in tile widths."""
 
     opener: int = 0
     takeback_states: int = 2
     reach: float = 0.3
     middle: float = 0.25
     seats: tuple[float, ...] | None = None
+    boneyard_states: int = 4
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
             raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
         if self.seats is not None and not all(isinstance(a, (int, float)) for a in self.seats):
             raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")
+        if not isinstance(self.boneyard_states, int) or self.boneyard_states < 1:
+            raise ValueError(f"boneyard_states must be a whole number >= 1, got {self.boneyard_states!r}")
         if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
             raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
 
@@ -62,6 +67,7 @@ class RefereeBase:
         self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie
         # places emptied in one state, waiting for the next: (places, frame, moves so far, draws)
         self._tentative: tuple[list[tuple[float, float]], int, int, int] | None = None
+        self._down_counts: list[int] = []  # face-down counts of the last stable states
         self.gone: dict[str, int] = {}
         self.reported: set[tuple[str, ...]] = set()
         self.waiting_reveal = False

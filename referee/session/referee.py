@@ -105,8 +105,10 @@ class Referee(Plays):
         in where they happened: by the player to move then, before any play since. Both states
         must show that many fewer face-down tiles in all, too."""
         here = list(state.face_down_at)
+        window = self.config.boneyard_states
         if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
             self.face_down, self._boneyard_at, self._tentative = len(here), here, None
+            self._down_counts = [*self._down_counts, len(here)][-window:]
             return
         reach = self._tile_reach(state)
 
@@ -120,10 +122,16 @@ class Referee(Plays):
                 self._confirm_draws(drawn, frame, index, events)
                 self._boneyard_at = [p for p in self._boneyard_at if p not in places]
                 self.face_down = len(self._boneyard_at)
+                self._down_counts = []
         missing = [p for p in self._boneyard_at if empty(p)]
         appeared = [q for q in here if not any(math.dist(p, q) < reach for p in self._boneyard_at)]
-        if len(missing) > len(appeared) and len(here) < len(self._boneyard_at):
-            self._tentative = (missing, state.frame, self.hand.move_count(), len(missing) - len(appeared))
+        # No more draws than the count fell below the lowest of the last states' counts: a pile of
+        # touching face-down tiles is read as a few more or fewer from state to state.
+        floor = min(self._down_counts, default=len(self._boneyard_at))
+        drawn = min(len(missing) - len(appeared), floor - len(here))
+        if drawn > 0 and len(here) < len(self._boneyard_at):
+            self._tentative = (missing, state.frame, self.hand.move_count(), drawn)
+        self._down_counts = [*self._down_counts, len(here)][-window:]
 
     def _tile_reach(self, state: StableState) -> float:
         """A tile's width in this state's pixels: how far a place may shift and stay the place
@@ -281,6 +289,7 @@ class Referee(Plays):
         self.face_down = None
         self._tentative = None
         self._boneyard_at = []
+        self._down_counts = []
         self._last_seen = {}
         self._seen = []
 
