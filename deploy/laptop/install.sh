@@ -28,20 +28,8 @@ absent), the launcher ~/.local/bin/domino-referee. Remove it with deploy/laptop/
 parse_options "$USAGE" "--dry-run --systemd-user --no-start --root --no-pip" "$@"
 
 DEBS=(python3-venv espeak-ng alsa-utils pulseaudio-utils v4l-utils)
-if [ -n "$ROOT" ]; then
-    HOME_DIR="$ROOT"
-    DATA_HOME="$ROOT/.local/share"
-    CONFIG_HOME="$ROOT/.config"
-else
-    HOME_DIR="$HOME"
-    DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}"
-    CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.config}"
-fi
-DATA="$DATA_HOME/domino-referee"
-VENV="$DATA/venv"
-CONFIG="$CONFIG_HOME/domino-referee/config.toml"
-LAUNCHER="$HOME_DIR/.local/bin/domino-referee"
-UNIT="$CONFIG_HOME/systemd/user/domino-referee.service"
+# shellcheck source=SCRIPTDIR/paths.sh
+. "$here/paths.sh"
 PYTHON="${PYTHON:-python3}"
 
 if [ -z "$ROOT" ] && [ "$(id -u)" -eq 0 ]; then

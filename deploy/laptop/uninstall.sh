@@ -18,17 +18,8 @@ USAGE="usage: $0 [--dry-run] [--purge] [--root DIR]
   --root DIR  undo an install made with --root DIR (no systemctl)"
 parse_options "$USAGE" "--dry-run --purge --root" "$@"
 
-if [ -n "$ROOT" ]; then
-    HOME_DIR="$ROOT"
-    DATA_HOME="$ROOT/.local/share"
-    CONFIG_HOME="$ROOT/.config"
-else
-    HOME_DIR="$HOME"
-    DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}"
-    CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.config}"
-fi
-DATA="$DATA_HOME/domino-referee"
-UNIT="$CONFIG_HOME/systemd/user/domino-referee.service"
+# shellcheck source=SCRIPTDIR/paths.sh
+. "$here/paths.sh"
 [ "$DRY_RUN" -eq 1 ] && say "dry run: nothing is changed"
 
 say "== the systemd user service"

@@ -26,15 +26,9 @@ Installs: the Debian packages below, the user 'domino' (groups video and audio),
 domino-referee. Remove it with deploy/raspberry-pi/uninstall.sh."
 parse_options "$USAGE" "--dry-run --no-start --root --no-pip" "$@"
 
-USER_NAME=domino
 DEBS=(python3-venv python3-picamera2 espeak-ng alsa-utils)
-OPT="$ROOT/opt/domino-referee"
-VENV="$OPT/venv"
-ETC="$ROOT/etc/domino-referee"
-CONFIG="$ETC/config.toml"
-STATE="$ROOT/var/lib/domino-referee"
-UNIT="$ROOT/etc/systemd/system/domino-referee.service"
-CREATED_USER_MARK="$STATE/.user-created-by-install"
+# shellcheck source=SCRIPTDIR/paths.sh
+. "$here/paths.sh"
 PYTHON="${PYTHON:-/usr/bin/python3}"
 
 if [ "$DRY_RUN" -eq 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then

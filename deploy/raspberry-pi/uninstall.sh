@@ -19,12 +19,8 @@ USAGE="usage: sudo $0 [--dry-run] [--purge] [--root DIR]
   --root DIR  undo a staged install under DIR (no systemctl, no userdel)"
 parse_options "$USAGE" "--dry-run --purge --root" "$@"
 
-USER_NAME=domino
-OPT="$ROOT/opt/domino-referee"
-ETC="$ROOT/etc/domino-referee"
-STATE="$ROOT/var/lib/domino-referee"
-UNIT="$ROOT/etc/systemd/system/domino-referee.service"
-CREATED_USER_MARK="$STATE/.user-created-by-install"
+# shellcheck source=SCRIPTDIR/paths.sh
+. "$here/paths.sh"
 
 if [ "$DRY_RUN" -eq 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
     die "run as root: sudo $0 (or --dry-run to see what it would do)"
