@@ -4,6 +4,7 @@ into ``referee.cli.build_parser`` by ``add_parsers``."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import queue
 import sys
@@ -227,11 +228,18 @@ def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[
         threading.Thread(target=_read_keys, args=(keys,), daemon=True).start()
     start = session.resumed_from
     from_json = getattr(args, "from_json", False)
+    frames = _frames(args)
+    try:  # the source opened first: a camera that will not open is one line, before any dashboard
+        first = [next(frames)]
+    except StopIteration:
+        first = []
+    except SourceError as error:
+        raise _user_error(str(error)) from None
     board, picture = _dashboard(args, session, store) if getattr(args, "serve", False) else (None, None)
     quit_by_key = False
     try:
         try:
-            for index, image in _frames(args):
+            for index, image in itertools.chain(first, frames):
                 if index < start:
                     continue  # resuming: from the frame of the last logged event on
                 detection = image if from_json else session.detect(image)
@@ -438,6 +446,17 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
     g.add_argument("--spinner", action=argparse.BooleanOptionalAction, default=None)
 
 
+def _port(text: str) -> int:
+    """``--port``: a TCP port, or 0 for any free one."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port from 1 to 65535 (0: any free port), got {text!r}")
+    return port
+
+
 def _serve_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("dashboard")
     g.add_argument("--serve", action=argparse.BooleanOptionalAction, default=False,
@@ -446,7 +465,7 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
                    "only; 0.0.0.0: anyone on the network may watch, controls need the token printed at start-up)")
     from referee.settings.model import DEFAULT_PORT
-    g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
+    g.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     g.add_argument("--pace", type=float, metavar="FPS", help="with --serve, feed recorded frames at this many a "
                    f"second so the hand unfolds on the page (default {DEFAULT_PACE:g}; 0: as fast as they come)")
 

@@ -172,6 +172,8 @@ def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
 
 @pytest.mark.parametrize(("args", "needle"), [
     (["watch", "--camera", "9"], "camera 9"),
+    (["watch", "--camera", "9", "--serve", "--port", "0", "--mute", "--no-records"], "camera 9"),  # no URL first
+    (["demo", "--serve", "--port", "-5"], "--port"),
     (["watch", "--source", "/nonexistent/frames"], "/nonexistent/frames"),
     (["watch"], "--camera"),
     (["replay", "/nonexistent/frames"], "/nonexistent/frames"),

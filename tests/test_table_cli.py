@@ -143,7 +143,9 @@ def test_the_dashboard_token_comes_from_the_settings_file(tmp_path: Path, few_fr
                                stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None
-        line = process.stderr.readline()
+        line = process.stderr.readline()  # first what is watched, then where the dashboard is
+        while line and "dashboard" not in line:
+            line = process.stderr.readline()
         url = re.search(r"http://\S+", line)
         assert url and url.group(0).endswith(f"?token={token}"), line
         assert token not in " ".join(process.args)  # never on the command line, where ps shows it

@@ -447,7 +447,7 @@ def test_the_demo_served_writes_nothing_and_stops_cleanly_once_shown(tmp_path: P
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (["--port", "70000"], "port must be from 0 to 65535, got 70000"),
+    (["--port", "70000"], "a port from 1 to 65535 (0: any free port), got '70000'"),
     (["--host", "no-such-host.invalid"], "cannot listen on no-such-host.invalid"),
     (["--pace", "-1"], "pace must be >= 0"),
 ])
