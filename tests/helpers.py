@@ -52,3 +52,17 @@ def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     return lines[0]
+
+
+def sqlite_file(path: Path, *statements: str) -> Path:
+    """``path`` after running ``statements`` on it with plain sqlite3 (another program's file, an
+    older or newer schema, a damaged table), committed."""
+    import sqlite3
+    db = sqlite3.connect(path)
+    try:
+        for statement in statements:
+            db.execute(statement)
+        db.commit()
+    finally:
+        db.close()
+    return path

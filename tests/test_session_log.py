@@ -16,6 +16,7 @@ import pytest
 
 from referee.session.eventlog import SCHEMA_VERSION, EventLog, EventLogError
 from referee.session.events import Event, Kind
+from tests.helpers import sqlite_file
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -143,13 +144,7 @@ def test_not_a_database_is_left_alone(tmp_path: Path, data: bytes) -> None:
 
 
 def _database(path: Path, *statements: str) -> None:
-    db = sqlite3.connect(path)
-    try:
-        for statement in statements:
-            db.execute(statement)
-        db.commit()
-    finally:
-        db.close()
+    sqlite_file(path, *statements)
 
 
 def test_newer_schema_is_left_alone(tmp_path: Path) -> None:
@@ -198,6 +193,7 @@ CHILD = """
 import sys
 from referee.session.eventlog import EventLog
 from referee.session.events import Event, Kind
+from tests.helpers import sqlite_file
 log = EventLog(sys.argv[1])
 session = log.start_session({"source": "crash test"})
 frame = 0

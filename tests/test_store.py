@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import datetime
 import random
-import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from referee.rules.record import parse_record
 from referee.rules.scoring import Termination
 from referee.store import NoRecords, PlayerStats, Stats, Store, StoreError, VariantStats
 from referee.store.migrations import MIGRATIONS, Migration
+from tests.helpers import sqlite_file
 
 NAMES = ["Ala", "Olek", "Łucja", "Bartek", "Zosia"]
 UTC = datetime.UTC
@@ -235,13 +235,7 @@ def refused(path: Path, message: str, **options: Any) -> None:
 
 
 def sql(path: Path, *statements: str) -> None:
-    db = sqlite3.connect(path)
-    try:
-        for statement in statements:
-            db.execute(statement)
-        db.commit()
-    finally:
-        db.close()
+    sqlite_file(path, *statements)
 
 
 @pytest.mark.parametrize("create", [True, False])

@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO, ok, one_error_line
+from helpers import REPO, ok, one_error_line, sqlite_file
 
 # The hand-worked All Fives hand of tests/test_store.py (Olek wins 25 to 20 in one hand).
 from test_store import FIVES_RECORD
@@ -137,17 +136,6 @@ def test_no_records_yet_and_nothing_created_by_reading(tmp_path: Path) -> None:
     record.write_text(json.dumps(FIVES_RECORD), encoding="utf-8")
     ok(referee("import", record, env=env))  # the first import creates the default database
     assert stats_json(default)["matches"] == 1
-
-
-def sqlite_file(path: Path, *statements: str) -> Path:
-    db = sqlite3.connect(path)
-    try:
-        for statement in statements:
-            db.execute(statement)
-        db.commit()
-    finally:
-        db.close()
-    return path
 
 
 def test_files_that_are_not_ours_are_refused_and_left_alone(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any
 
 from referee.session.events import Event
+from referee.session.sqlitefile import BUSY_TIMEOUT, first_line, foreign_header
 
 #: The schema this code writes and reads (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
@@ -45,8 +46,6 @@ _COLUMNS = {
     "events": {"id", "session_id", "seq", "frame", "json", "announced", "written"},
 }
 
-_HEADER = b"SQLite format 3\x00"  # how every SQLite database file starts
-_BUSY_TIMEOUT = 10.0  # seconds to wait for another connection's write
 
 
 class EventLogError(Exception):
@@ -79,7 +78,7 @@ class EventLog:
             raise EventLogError(f"cannot open the event log {self.path}: it is a folder; choose another --log path")
         self._check_header()
         try:
-            self._db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT, isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except sqlite3.Error as error:
             raise self._error(error) from None
         try:
@@ -92,19 +91,15 @@ class EventLog:
         """Refuse a file that does not start as a SQLite database does (SQLite itself would take
         a file shorter than its header for an empty database and write over it)."""
         try:
-            with self.path.open("rb") as file:
-                head = file.read(len(_HEADER))
-        except FileNotFoundError:
-            return
+            foreign = foreign_header(self.path)
         except OSError as error:
             raise EventLogError(f"cannot read the event log {self.path} ({error.strerror}); "
                                 "check its permissions or choose another --log path") from None
-        if head and head != _HEADER:
+        if foreign:
             raise self._not_ours("sqlite: file is not a database")
 
     def _error(self, error: sqlite3.Error) -> EventLogError:
-        text = str(error).splitlines()[0] if str(error) else type(error).__name__
-        return EventLogError(f"cannot use the event log {self.path} (sqlite: {text}); "
+        return EventLogError(f"cannot use the event log {self.path} (sqlite: {first_line(error)}); "
                              "check that it can be written or choose another --log path")
 
     def _not_ours(self, why: str) -> EventLogError:

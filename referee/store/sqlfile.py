@@ -17,10 +17,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from referee.session.sqlitefile import BUSY_TIMEOUT, first_line, foreign_header
 from referee.store.migrations import APPLICATION_ID, MIGRATIONS, Migration, check_order, expected_columns, migrate
-
-_HEADER = b"SQLite format 3\x00"  # how every SQLite database file starts
-_BUSY_TIMEOUT = 10.0  # seconds to wait for another connection's write
 
 
 class StoreError(ValueError):
@@ -56,7 +54,7 @@ class Database:
                 raise StoreError(f"cannot create the records database {self.path}: folder {folder} does not exist")
         self._check_header()
         try:
-            self._db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT, isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except sqlite3.Error as error:
             raise self._error(error) from None
         try:
@@ -70,17 +68,14 @@ class Database:
         """Refuse a file that does not start as a SQLite database does (SQLite would take a file
         shorter than its header for an empty database and write over it)."""
         try:
-            with self.path.open("rb") as file:
-                head = file.read(len(_HEADER))
-        except FileNotFoundError:
-            return
+            foreign = foreign_header(self.path)
         except OSError as error:
             raise StoreError(f"cannot read the records database {self.path}: {error.strerror}") from None
-        if head and head != _HEADER:
+        if foreign:
             raise self._not_ours("not a SQLite file")
 
     def _error(self, error: sqlite3.Error) -> StoreError:
-        text = str(error).splitlines()[0] if str(error) else type(error).__name__
+        text = first_line(error)
         if isinstance(error, sqlite3.OperationalError) or not isinstance(error, sqlite3.DatabaseError):
             return StoreError(f"cannot use the records database {self.path} (sqlite: {text})")
         return StoreError(f"{self.path} is corrupt: {text}; it was not touched")
