@@ -67,6 +67,10 @@ class VisionConfig:
     pip_share: float = 0.5
     # A tile shows pips at all when its strongest place beats this share of the frame's pip contrast.
     pip_floor: float = 0.35
+    # ... and a half's places are judged against pip_share of its own strongest peak when that
+    # peak beats this share of the frame's pip contrast (faint yellow pips on an ivory set whose
+    # other numbers are dark); below it, against pip_floor of the frame's contrast.
+    half_floor: float = 0.25
     min_margin: float = 0.18
     min_confidence: float = 0.5
     # A tile whose halves are shorter than this (full-resolution pixels) is uncertain whatever its
@@ -122,6 +126,7 @@ class VisionConfig:
             ("cell_px", 8 <= self.cell_px <= 128),
             ("pip_share", 0 < self.pip_share < 1),
             ("pip_floor", 0 < self.pip_floor < 1),
+            ("half_floor", 0 < self.half_floor <= self.pip_floor),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
             ("min_cell_px", self.min_cell_px >= 0),

@@ -210,10 +210,11 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     """Pips on each half (or face down), with a confidence in 0..1.
 
     A tile shows pips when its strongest place beats ``pip_floor`` of the frame's pip contrast;
-    its places are then judged against ``pip_share`` of its own strongest pip (light and focus
-    differ across a table). The grid is read at its best alignment; the count of peaks either
-    side of the divider must agree, or the tile keeps only ``disagree_confidence`` of its
-    confidence."""
+    each half's places are then judged against ``pip_share`` of that half's strongest pip (light,
+    focus and a coloured set's pip colours differ), or against ``pip_floor`` of the frame's
+    contrast when that pip is below ``half_floor`` of it (specks on a blank half). The grid is
+    read at its best alignment; the count of peaks either side of the divider must agree, or the
+    tile keeps only ``disagree_confidence`` of its confidence."""
     if contrast is None:
         return Reading(None, 0.0)
     floor = config.pip_floor * contrast
@@ -233,7 +234,7 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     for half, side in enumerate((peaks[peaks[:, 0] < split], peaks[peaks[:, 0] >= split])):
         # Each half against its own strongest pip: coloured sets give every number its colour.
         top = float(side[:, 2].max()) if len(side) else 0.0
-        cut = config.pip_share * max(top, contrast * config.pip_floor / config.pip_share)
+        cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
         n, sure_n = _half(grid[half], cut)
         count, _ = _count(side, cut)
         readings.append((n, sure_n if count == n else sure_n * config.disagree_confidence))
