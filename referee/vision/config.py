@@ -100,6 +100,12 @@ class VisionConfig:
     # narrower than the frame's tiles (the tile size varies across a tilted frame), by at most
     # this factor (1 turns this off; a wider blob holds the tiles' merged shadows and sides).
     local_size: float = 1.25
+    # When no tile lies alone, the face colour is the class of arms holding pips: an arm is as
+    # wide all along, the low (30th percentile) height of its distance ridge at least this share
+    # of the high (70th); a speckled patch of table is not.
+    arm_even: float = 0.75
+    # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
+    arm_solid: float = 0.5
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -140,6 +146,8 @@ class VisionConfig:
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
             ("local_size", self.local_size >= 1),
+            ("arm_even", 0 <= self.arm_even <= 1),
+            ("arm_solid", 0 <= self.arm_solid <= 1),
         ]
         for name, ok in checks:
             if not ok:

@@ -109,7 +109,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     model = fit_table(view.lab)
     view = view.against(model)
     u = unlit(view.lab, view.light)
-    found = face_colour(view.lab, view.light, view.fg, config.aspect, u)
+    found = face_colour(view.lab, view.light, view.fg, config, u)
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found

@@ -233,12 +233,13 @@ def _nearest(samples: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return nearest
 
 
-def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: float,
+def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: VisionConfig,
                 unlit_lab: np.ndarray | None = None) -> tuple[Colour, float] | None:
     """The set's face colour (lighting removed) and the tile length: of the few colours the
     foreground falls into, the one whose blobs look most like tiles. ``unlit_lab`` is
     ``unlit(lab, light)`` when already at hand."""
     u = unlit(lab, light) if unlit_lab is None else unlit_lab
+    aspect = config.aspect
     pick = fg > 0
     pixels = u[pick]
     if len(pixels) < 50:
@@ -267,15 +268,22 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: floa
         score = float(areas[keep].sum()) + float(areas[marked].sum())
         if lengths and (best is None or score > best[0]):
             best = (score, comp, stats, keep, lengths)
-    if best is None:
-        return _chain_colour(u_box, classes, aspect, close, fg.shape)
-    _, comp, stats, keep, lengths = best
-    chosen = np.zeros(len(stats), bool)
-    chosen[keep] = True
-    tiles = chosen[comp]
+    # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
+    # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
+    # win when they outweigh the single tiles (each counted twice when it holds pips).
+    chain = _chain_arms(classes, config, close, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
+    if chain is not None and (best is None or chain[2] > best[0]):
+        tiles, length = chain[0], chain[1]
+    elif best is not None:
+        _, comp, stats, keep, lengths = best
+        chosen = np.zeros(len(stats), bool)
+        chosen[keep] = True
+        tiles, length = chosen[comp], float(np.median(lengths))
+    else:
+        return None
     # Sample the faces' insides: their rims may hold shadow or the tiles' sides. The erosion runs
     # on a window reaching past the box by its radius (or to the frame's edge).
-    size = max(3, int(0.12 * np.median(lengths))) | 1
+    size = max(3, int(0.12 * length)) | 1
     wx0, wy0, wx1, wy1 = _window(x0, y0, x1, y1, size // 2 + 1, fg.shape)
     padded = np.zeros((wy1 - wy0, wx1 - wx0), np.uint8)
     padded[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = tiles
@@ -284,44 +292,77 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, aspect: floa
         face = Colour.of(u[wy0:wy1, wx0:wx1][inner])
     else:
         face = Colour.of(u_box[tiles])
-    return face, float(np.median(lengths))
+    return face, length
 
 
-def _chain_colour(u: np.ndarray, classes: np.ndarray, aspect: float, close: np.ndarray,
-                  shape: tuple[int, ...]) -> tuple[Colour, float] | None:
-    """When no blob looks like a single tile (every tile touches another, in a chain or a
-    cross): the colour class whose blobs are tile-wide arms holding pips, and the tile length
-    from the arms' width (twice the median height of their distance ridge). ``u`` and
-    ``classes`` (each foreground pixel's colour class, 255 elsewhere) are a window of the frame
-    holding all of its foreground."""
+def _on_table(fg: np.ndarray) -> np.ndarray:
+    """Where tiles may lie, as a 0/1 mask: inside the table's outline (its largest background
+    region's hull, filled; the floor beyond lies outside), and off the foreground that reaches
+    in from the frame's edge (an arm, the floor)."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats((fg == 0).view(np.uint8), connectivity=4)
+    table = np.ones(fg.shape, np.uint8)
+    if count >= 2:
+        table[:] = 0
+        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        x, y, bw, bh = (int(v) for v in stats[largest, :4])
+        hull = cv2.convexHull(outline((comp[y:y + bh, x:x + bw] == largest).astype(np.uint8))
+                              + np.array([x, y], np.int32))
+        cv2.fillConvexPoly(table, hull, 1)
+    _, comp = cv2.connectedComponents((fg > 0).view(np.uint8), connectivity=4)
+    edge = np.unique(np.concatenate([comp[0], comp[-1], comp[:, 0], comp[:, -1]]))
+    table[np.isin(comp, edge[edge > 0])] = 0
+    return table
+
+
+def _chain_arms(classes: np.ndarray, config: VisionConfig, close: np.ndarray, shape: tuple[int, ...],
+               origin: tuple[int, int], table: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """The largest blob of tile-wide arms holding pips (every tile touching another, in a chain
+    or a cross), as a mask; the tile length from the arms' width (twice the usual height of
+    their distance ridge), and the arms' area. ``classes`` (each foreground pixel's colour
+    class, 255 elsewhere) is a window at ``origin`` (x, y) of a frame of
+    ``shape`` holding all of its foreground; ``table`` is where tiles may lie in that window
+    (``_on_table``). A blob the frame's edge cuts never counts, nor one mostly off the table:
+    the floor around the table reaches the edge and holds the whole table as a hole, its
+    pattern's patches may look like arms, and so may an arm."""
     best: tuple[float, np.ndarray, float] | None = None
     present = classes[classes != 255]
+    fh, fw = shape[:2]
     for j in range(int(present.max()) + 1):
         mask = cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE, close)
         count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
+            if x + origin[0] == 0 or y + origin[1] == 0 or x + origin[0] + bw == fw or y + origin[1] + bh == fh:
+                continue
             blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
-            if area < 30 or not _has_hole(blob):
+            if area < 30 or 2 * int(np.count_nonzero(blob & table[y:y + bh, x:x + bw])) < area or not _has_hole(blob):
                 continue
             solid = blob.copy()
             cv2.drawContours(solid, cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
                              -1, 1, cv2.FILLED)
+            # Faces are mostly face: their pips and dividers are small holes (a ring of pips
+            # round a face of another class is not an arm).
+            if area < config.arm_solid * float(solid.sum()):
+                continue
             dist = cv2.distanceTransform(solid, cv2.DIST_L2, 5)
             ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
             if not ridge.any():
                 continue
-            # The ridge of an arm runs at half its width; spurs into its corners run lower.
-            width = 2.0 * float(np.percentile(dist[ridge], 70))
-            tiles = float(solid.sum()) / (aspect * width * width)
+            # The ridge of an arm runs at half its width; spurs into its corners run lower. An arm
+            # is as wide all along (a speckled patch of table is not).
+            low, high = np.percentile(dist[ridge], (30, 70))
+            if low < config.arm_even * high:
+                continue
+            width = 2.0 * float(high)
+            tiles = float(solid.sum()) / (config.aspect * width * width)
             if tiles >= 1.5 and (best is None or area > best[0]):
                 whole = np.zeros(classes.shape, bool)
                 whole[y:y + bh, x:x + bw] = blob > 0
-                best = (float(area), whole, width * aspect)
+                best = (float(area), whole, width * config.aspect)
     if best is None:
         return None
-    _, tiles_mask, length = best
-    return Colour.of(u[tiles_mask]), length
+    area, tiles_mask, length = best
+    return tiles_mask, length, area
 
 
 def unlit(lab: np.ndarray, light: np.ndarray) -> np.ndarray:

@@ -57,8 +57,8 @@ def _blobs(mask: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int, int, int]
 
 def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | None = None) -> float | None:
     """The tile length (pixels) from the blobs shaped like one tile: right proportions, nearly
-    filling their rectangle (and within a third of ``near`` when given); None when no blob looks
-    like a tile."""
+    filling their rectangle (and within a third of ``near`` when given); else from the width of
+    straight rows of tiles end to end; None when no blob looks like either."""
     lengths, widths = [], []
     for blob, _, area in _blobs(mask):
         if area < 0.1 * config.min_tile_px ** 2 / config.aspect:
@@ -69,11 +69,14 @@ def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | N
             continue
         fill = cv2.contourArea(cv2.convexHull(pts)) / (box.length * box.width)
         ratio = box.length / box.width
-        if near is not None and not 0.67 < box.length / near < 1.5:
+        if fill <= 0.8:
             continue
-        if fill > 0.8 and 0.8 * config.aspect < ratio < 1.25 * config.aspect:
-            lengths.append(box.length)
-        elif fill > 0.8:
+        if 0.8 * config.aspect < ratio < 1.25 * config.aspect:
+            if near is None or 0.67 < box.length / near < 1.5:
+                lengths.append(box.length)
+        elif ratio >= 1.25 * config.aspect and (near is None or 0.67 < box.width * config.aspect / near < 1.5):
+            # Tiles end to end: the row is a tile wide. (A squarer blob is ambiguous: two tiles
+            # side by side are a tile long across.)
             widths.append(box.width)
     if lengths:
         value = float(np.median(lengths))
