@@ -71,6 +71,12 @@ class VisionConfig:
     # peak beats this share of the frame's pip contrast (faint yellow pips on an ivory set whose
     # other numbers are dark); below it, against pip_floor of the frame's contrast.
     half_floor: float = 0.25
+    # A tile read unsure is read again with its rectangle moved along and across by up to
+    # relook_shift of its sides (relook_steps each way); it is read when relook_support of those
+    # readings are sure and all the sure ones agree (relook_support 0 turns this off).
+    relook_shift: float = 0.08
+    relook_steps: int = 2
+    relook_support: int = 2
     min_margin: float = 0.18
     min_confidence: float = 0.5
     # A tile whose halves are shorter than this (full-resolution pixels) is uncertain whatever its
@@ -133,6 +139,9 @@ class VisionConfig:
             ("pip_share", 0 < self.pip_share < 1),
             ("pip_floor", 0 < self.pip_floor < 1),
             ("half_floor", 0 < self.half_floor <= self.pip_floor),
+            ("relook_shift", 0 <= self.relook_shift < 0.5),
+            ("relook_steps", self.relook_steps >= 1),
+            ("relook_support", self.relook_support >= 0),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
             ("min_cell_px", self.min_cell_px >= 0),

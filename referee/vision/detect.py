@@ -12,7 +12,7 @@ from referee.vision.chain import align_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
 from referee.vision.profile import Profile
-from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify
+from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify, relook
 from referee.vision.refine import refine, snap
 from referee.vision.segment import (
     Colour,
@@ -198,9 +198,11 @@ def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int) -> Detection:
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence, bool]] = []
+    fulls: list[Box] = []
     for box in boxes:
         full = Box(box.cx / scale, box.cy / scale, box.length / scale, box.width / scale, box.angle, box.packed)
         full = snap(image, full, config.snap_reach, keep_length=box.packed)
+        fulls.append(full)
         corners = full.corners()
         items.append((corners, gather(rectify(image, corners, c), config), full.length / 2 >= config.min_cell_px))
     contrast = pip_contrast([e for _, e, _ in items])
@@ -211,8 +213,13 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         contrast = faces_contrast([e for _, e, _ in items])
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
-    for corners, evidence, legible in items:
+    for (corners, evidence, legible), full in zip(items, fulls, strict=True):
         reading = decide(evidence, contrast, config)
+        if (reading.pips is not None and reading.confidence < config.min_confidence and legible
+                and contrast is not None and not full.packed and config.relook_support > 0):
+            # A single tile only: a rectangle moved along a line of touching tiles straddles a
+            # seam, and in a legal line the two halves either side of a seam match (a double).
+            reading = relook(image, full, reading, contrast, config)
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):
             down.append(FaceDown(point(centre), quad(corners)))

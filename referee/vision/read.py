@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 
 import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
+from referee.vision.split import Box
 
-__all__ = ["Evidence", "gather", "decide", "PATTERNS"]
+__all__ = ["Evidence", "gather", "decide", "relook", "PATTERNS"]
 
 _GRID = (0.24, 0.5, 0.76)
 _HUE = 1.5
@@ -244,3 +246,26 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     if a > config.max_pips or b > config.max_pips:
         return Reading((min(a, config.max_pips), min(b, config.max_pips)), 0.0)
     return Reading((a, b), float(min(ca, cb, sure) * agree))
+
+
+def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig) -> Reading:
+    """A second look at a single tile read unsure at ``box`` (full-resolution pixels): read again
+    with the box moved along and across by up to ``relook_shift`` of its sides. The tile is read when
+    at least ``relook_support`` of those readings are sure and every sure one agrees; the
+    confidence is the least of theirs. Otherwise the first, unsure reading stands."""
+    steps = np.linspace(-config.relook_shift, config.relook_shift, 2 * config.relook_steps + 1)
+    a = math.radians(box.angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    sure: list[Reading] = []
+    for du in steps:
+        for dv in steps:
+            if du == 0 and dv == 0:
+                continue
+            moved = dataclasses.replace(box, cx=box.cx + ux * du * box.length + vx * dv * box.width,
+                                        cy=box.cy + uy * du * box.length + vy * dv * box.width)
+            reading = decide(gather(rectify(image, moved.corners(), config.cell_px), config), contrast, config)
+            if reading.pips is not None and reading.confidence >= config.min_confidence:
+                sure.append(reading)
+    if len(sure) < config.relook_support or len({r.pips for r in sure}) != 1:
+        return first
+    return Reading(sure[0].pips, min(r.confidence for r in sure))

@@ -1,0 +1,77 @@
+"""``referee.vision.read``: reading one tile when its rectangle is a little off the face.
+
+A tile drawn with known truth (the drawing of ``test_vision_detect``) is read through a
+rectangle moved off it, as the finding stages leave it on a tilted table (the tile's side wall
+and shadow pull the rectangle over). The second look either reads the truth or leaves the tile
+unsure: it never turns an unsure reading into a sure wrong one."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, L, W, finish, sprite, table
+
+from referee.vision.config import VisionConfig
+from referee.vision.read import Reading, decide, gather, rectify, relook
+from referee.vision.split import Box
+
+SHAPE = (240, 320)
+
+
+def one_tile(rng: np.random.Generator, pips: tuple[int, int]) -> tuple[np.ndarray, Box]:
+    """A frame holding one drawn tile at a random angle in its middle, and the tile's true box."""
+    canvas = table(rng, FELT, shape=SHAPE)
+    img, alpha = sprite(pips, IVORY, DARK_INK)
+    x, y, angle = SHAPE[1] / 2, SHAPE[0] / 2, float(rng.uniform(0, 360))
+    a = math.radians(angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    cx, cy = (L - 1) / 2, (W - 1) / 2
+    m = np.array([[ux, vx, x - ux * cx - vx * cy], [uy, vy, y - uy * cx - vy * cy]], np.float32)
+    size = (SHAPE[1], SHAPE[0])
+    warped = cv2.warpAffine(img, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cover = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
+    canvas = canvas * (1 - cover) + warped.astype(np.float32) * cover
+    return finish(canvas, rng), Box(x, y, float(L), float(W), angle)
+
+
+def moved(box: Box, along: float, across: float) -> Box:
+    """The box moved by shares of its length and width."""
+    a = math.radians(box.angle)
+    return Box(box.cx + math.cos(a) * along * box.length - math.sin(a) * across * box.width,
+               box.cy + math.sin(a) * along * box.length + math.cos(a) * across * box.width,
+               box.length, box.width, box.angle)
+
+
+def read_at(image: np.ndarray, box: Box, config: VisionConfig, contrast: float) -> Reading:
+    return decide(gather(rectify(image, box.corners(), config.cell_px), config), contrast, config)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
+    config = VisionConfig()
+    rng = np.random.default_rng(7000 + seed)
+    read, unsure = 0, 0
+    for pips in [NO_DOUBLE_BLANK[i] for i in rng.permutation(len(NO_DOUBLE_BLANK))[:8]]:
+        image, true_box = one_tile(rng, pips)
+        # The frame's pip contrast: with one tile in the frame, its own strongest pip.
+        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
+        assert read_at(image, true_box, config, contrast).pips == pips
+        off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.08, 0.12),
+                    float(rng.choice([-1, 1])) * rng.uniform(0.06, 0.12))
+        first = read_at(image, off, config, contrast)
+        if first.pips is None or first.confidence >= config.min_confidence:
+            continue
+        unsure += 1
+        second = relook(image, off, first, contrast, config)
+        if second.confidence >= config.min_confidence:
+            assert second.pips == pips, f"{pips} read surely as {second.pips} after a second look"
+            read += 1
+        else:
+            assert second == first, "an unsure second look must leave the first reading as it was"
+    # The offsets are within the second look's reach: most unsure tiles are read.
+    assert unsure >= 2, "the moved rectangles should leave some tiles unsure"
+    assert read >= unsure // 2, f"only {read} of {unsure} unsure tiles read on a second look"
+
