@@ -247,6 +247,31 @@ def test_a_double_blank_face_up_is_a_tile_not_a_back() -> None:
     assert found == []
 
 
+@pytest.mark.parametrize("seed", [41, 42])
+def test_tile_sized_blocks_on_the_floor_beyond_the_table_are_not_face_down_tiles(seed: int) -> None:
+    # A parquet floor round the table (a dark floor with light blocks the size of a tile, in a
+    # band along the frame's edges) looks like backs lying in a row: they are off the table, so
+    # they are no part of the boneyard.
+    rng = np.random.default_rng(seed)
+    image, truth = draw_tiles(rng, 6, face_down=1, pool=NO_DOUBLE_BLANK)
+    band = 70
+    h, w = SHAPE[0] + 2 * band, SHAPE[1] + 2 * band
+    floor = np.empty((h, w, 3), np.float32)
+    floor[:] = (38, 44, 52)
+    for x0 in range(5, w - L, L + 14):
+        for y0 in (5, h - 5 - W):
+            floor[y0:y0 + W, x0:x0 + L] = IVORY
+    for y0 in range(band + 5, h - band - L, L + 14):
+        for x0 in (5, w - 5 - W):
+            floor[y0:y0 + L, x0:x0 + W] = IVORY
+    framed = finish(floor, rng)
+    framed[band:band + SHAPE[0], band:band + SHAPE[1]] = image
+    moved = [dataclasses.replace(t, center=(t.center[0] + band, t.center[1] + band),
+                                 halves=((t.halves[0][0] + band, t.halves[0][1] + band),
+                                         (t.halves[1][0] + band, t.halves[1][1] + band))) for t in truth]
+    assert problems(run(framed), moved) == []
+
+
 @pytest.mark.parametrize("colour", [FELT, WOOD], ids=["felt", "wood"])
 def test_a_plain_table_gives_an_empty_detection(colour: tuple[int, int, int]) -> None:
     for seed in (31, 32):
@@ -338,6 +363,19 @@ def confident_false(d: Detection, truth: dict[str, Any]) -> list[TileReading]:
     """Tiles reported without doubt that match no truth tile."""
     used = {i for i, _ in pairs(d, parse_truth(truth))}
     return [t for i, t in enumerate(d.tiles) if i not in used and not t.uncertain]
+
+
+@pytest.mark.parametrize("frame", [1, 2, 4, 5])
+def test_the_floor_beyond_the_table_holds_no_face_down_tiles(frame: int) -> None:
+    # Rendered tables with the floor showing round them (its boards and tiles are packed into
+    # tile-sized rectangles with no pips): every face-down tile reported lies on a real tile.
+    shot = render_still("scattered", np.random.default_rng([424200, frame]), Options())
+    d = run(shot.image)
+    truth = parse_truth(shot.truth)
+    length = float(np.median([t.length for t in truth.tiles])) if truth.tiles else 50.0
+    real = [t.center for t in truth.tiles] + [tuple(f["center"]) for f in shot.truth["face_down"]]
+    phantom = [f.center for f in d.face_down if all(math.dist(f.center, r) > 0.5 * length for r in real)]
+    assert phantom == []
 
 
 @pytest.mark.parametrize(("kind", "style", "seed"), RENDERED, ids=[f"{k}-{s.value}-{n}" for k, s, n in RENDERED])

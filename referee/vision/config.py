@@ -91,6 +91,9 @@ class VisionConfig:
     divider_snr: float = 8.0
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
+    # The table's outline is the hull of the regions that match the table model and are at least
+    # this share of the largest such region (grain and a lamp's fall-off cut a table into pieces).
+    table_piece: float = 0.2
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
     # A line of tiles running off the frame crosses its edge along at most this many tile lengths
@@ -139,6 +142,7 @@ class VisionConfig:
             ("pip_share", 0 < self.pip_share < 1),
             ("pip_floor", 0 < self.pip_floor < 1),
             ("half_floor", 0 < self.half_floor <= self.pip_floor),
+            ("table_piece", 0 < self.table_piece <= 1),
             ("relook_shift", 0 <= self.relook_shift < 0.5),
             ("relook_steps", self.relook_steps >= 1),
             ("relook_support", self.relook_support >= 0),

@@ -143,7 +143,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         aligned = set()
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes)]
-    return _read(image, boxes, scale, config, w, h)
+    return _read(image, boxes, scale, config, w, h, seg.table)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,6 +152,7 @@ class _Segmented:
 
     boxes: list[Box]
     occluded: bool
+    table: np.ndarray | None = None  # the table's outline (1 inside), None when it cannot be told
 
 
 def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: float | None,
@@ -169,23 +170,44 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
     boxes, big = split_blobs(mask, length, config, face_distance)
-    occluded = bool(big) and _occluded(free, big, face_distance, length * length / config.aspect, config)
-    return _Segmented(boxes, occluded)
+    tile_area = length * length / config.aspect
+    # The arm test keeps to the largest piece: a wider outline takes in more of an arm's
+    # surroundings, and clear frames were then called occluded.
+    largest = _table_outline(free, 1.0) if big else None
+    occluded = largest is not None and _occluded(largest, big, tile_area, config)
+    return _Segmented(boxes, occluded, _table_outline(free, config.table_piece))
 
 
-def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
-              config: VisionConfig) -> bool:
-    """An arm or hand: a big blob from the frame's edge that is not tiles, reaching over the
-    table (the floor around a table also touches the edge, but stays outside the table's
-    outline). ``free`` is 1 where the frame is close to the table model (not loose foreground)."""
+def _table_outline(free: np.ndarray, piece: float) -> np.ndarray | None:
+    """The table's outline: the convex hull of the regions close to the table model (``free``,
+    1 there) of at least ``piece`` of the largest one's size (a wood table's grain and a lamp's
+    fall-off cut it into pieces). The floor beyond a table's rim lies outside it; the tiles on
+    the table lie inside. None when nothing is close to the table model."""
     count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
     if count < 2:
-        return False
-    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, bw, bh = (int(v) for v in stats[largest, :4])
-    hull = cv2.convexHull(outline((comp[y:y + bh, x:x + bw] == largest).astype(np.uint8)) + np.array([x, y], np.int32))
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = 1 + np.flatnonzero(areas >= piece * float(areas.max()))
+    points = []
+    for i in keep:
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        points.append(outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8)) + np.array([x, y], np.int32))
+    hull = cv2.convexHull(np.concatenate(points))
     table = np.zeros(free.shape, np.uint8)
     cv2.fillConvexPoly(table, hull, 1)
+    return table
+
+
+def _on(table: np.ndarray, at: np.ndarray) -> bool:
+    """Whether the point ``at`` (x, y) lies inside the outline ``table``."""
+    x, y = round(float(at[0])), round(float(at[1]))
+    return 0 <= y < table.shape[0] and 0 <= x < table.shape[1] and bool(table[y, x])
+
+
+def _occluded(table: np.ndarray, big: list[np.ndarray], tile_area: float, config: VisionConfig) -> bool:
+    """An arm or hand: a big blob from the frame's edge that is not tiles, reaching over the
+    table (the floor around a table also touches the edge, but stays outside the table's
+    outline, ``table``)."""
     for blob in big:
         # Only what lies over the table counts (the floor beyond may be any colour). A line of
         # tiles running off the frame was packed with tiles and is not here.
@@ -195,7 +217,11 @@ def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray
     return False
 
 
-def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int) -> Detection:
+def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
+          table: np.ndarray | None = None) -> Detection:
+    """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
+    tile whose centre lies outside the table's outline (``table``, at the work scale) is the
+    floor's pattern packed into rectangles, not a tile: it is dropped."""
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence, bool]] = []
     fulls: list[Box] = []
@@ -222,7 +248,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
             reading = relook(image, full, reading, contrast, config)
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):
-            down.append(FaceDown(point(centre), quad(corners)))
+            if table is None or _on(table, centre * scale):
+                down.append(FaceDown(point(centre), quad(corners)))
             continue
         src = np.array([[0, 0], [2 * c, 0], [2 * c, c], [0, c]], np.float32)
         back = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
