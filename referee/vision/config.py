@@ -86,9 +86,12 @@ class VisionConfig:
     disagree_confidence: float = 0.0
     # The pip grid is searched this far (share of a half) around the rectangle's own alignment.
     grid_search: float = 0.0
-    # Face down: no divider and no pips; the divider shows when its contrast exceeds this share.
-    divider_share: float = 0.35
-    divider_snr: float = 8.0
+    # Face down: no divider and no pips; the divider shows when its contrast exceeds this share
+    # of the frame's pip contrast, or this many times the face's noise. A divider is a thin line:
+    # blurred to a pip's scale it keeps a fifth to a third of a pip's contrast (a double blank's
+    # divider measured 0.35-0.9 of the old 0.35 share; backs stayed below 0.21 of it).
+    divider_share: float = 0.175
+    divider_snr: float = 4.0
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
     # The table's outline is the hull of the regions that match the table model and are at least
