@@ -85,6 +85,13 @@ class VisionConfig:
     divider_snr: float = 8.0
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
+    # ... or foreground wider than arm_core tile lengths that is neither a found tile (grown by
+    # arm_margin of a tile length on every side: its shadow and sides) nor the table's hue, over
+    # the table and bigger than arm_tiles tiles. An arm is 1.5 to 2 tile lengths wide; a line of
+    # tiles half a length, two unfound tiles side by side one length.
+    arm_core: float = 1.2
+    arm_margin: float = 0.15
+    arm_tiles: float = 4.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
     # A line of tiles running off the frame crosses its edge along at most this many tile lengths
@@ -141,6 +148,9 @@ class VisionConfig:
             ("divider_share", 0 < self.divider_share < 1),
             ("divider_snr", self.divider_snr > 1),
             ("occluder_tiles", self.occluder_tiles > 0),
+            ("arm_core", self.arm_core > 0),
+            ("arm_margin", self.arm_margin >= 0),
+            ("arm_tiles", self.arm_tiles > 0),
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),

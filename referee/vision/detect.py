@@ -11,6 +11,7 @@ import numpy as np
 from referee.vision.chain import align_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
+from referee.vision.occlusion import occluded
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify
 from referee.vision.refine import refine, snap
@@ -21,7 +22,6 @@ from referee.vision.segment import (
     face_mask,
     fit_table,
     foreground,
-    outline,
     table_colour,
     to_lab,
     unlit,
@@ -169,30 +169,7 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
     boxes, big = split_blobs(mask, length, config, face_distance)
-    occluded = bool(big) and _occluded(free, big, face_distance, length * length / config.aspect, config)
-    return _Segmented(boxes, occluded)
-
-
-def _occluded(free: np.ndarray, big: list[np.ndarray], face_distance: np.ndarray, tile_area: float,
-              config: VisionConfig) -> bool:
-    """An arm or hand: a big blob from the frame's edge that is not tiles, reaching over the
-    table (the floor around a table also touches the edge, but stays outside the table's
-    outline). ``free`` is 1 where the frame is close to the table model (not loose foreground)."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
-    if count < 2:
-        return False
-    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, bw, bh = (int(v) for v in stats[largest, :4])
-    hull = cv2.convexHull(outline((comp[y:y + bh, x:x + bw] == largest).astype(np.uint8)) + np.array([x, y], np.int32))
-    table = np.zeros(free.shape, np.uint8)
-    cv2.fillConvexPoly(table, hull, 1)
-    for blob in big:
-        # Only what lies over the table counts (the floor beyond may be any colour). A line of
-        # tiles running off the frame was packed with tiles and is not here.
-        over = int(np.count_nonzero(blob & table))
-        if over > config.occluder_tiles * tile_area:
-            return True
-    return False
+    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config))
 
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int) -> Detection:

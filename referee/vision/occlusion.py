@@ -1,0 +1,67 @@
+"""Whether an arm or hand is over the table. Two cues, either suffices:
+
+- a big blob of the face mask reaching in from the frame's edge that is not tiles (an arm of
+  the tiles' colour, or one taken for them);
+- a wide region of foreground that is no tile and not the table's own light: what differs from
+  the table model once the tiles' rectangles are taken away, and once pixels of the table's hue
+  (lamp fall-off and vignette the smooth model misses change the table's lightness, not its hue)
+  are set aside. Only its part wider than an arm's core counts (a line of tiles is one tile
+  wide, and its slivers and seams thinner still), and only over the table."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.config import VisionConfig
+from referee.vision.segment import outline
+from referee.vision.split import Box
+
+__all__ = ["occluded"]
+
+
+def _table(free: np.ndarray) -> np.ndarray | None:
+    """The table's outline (convex hull of the largest region close to the table model) filled;
+    None when there is no such region."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh = (int(v) for v in stats[largest, :4])
+    hull = cv2.convexHull(outline((comp[y:y + bh, x:x + bw] == largest).astype(np.uint8)) + np.array([x, y], np.int32))
+    table = np.zeros(free.shape, np.uint8)
+    cv2.fillConvexPoly(table, hull, 1)
+    return table
+
+
+def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
+               config: VisionConfig) -> np.ndarray:
+    """The foreground that is neither a found tile nor the table in other light, cut down to its
+    parts wider than an arm's core (an opening by a disc of that width)."""
+    covered = np.zeros(loose.shape, np.uint8)
+    grow = config.arm_margin * length
+    for b in boxes:
+        grown = Box(b.cx, b.cy, b.length + 2 * grow, b.width + 2 * grow, b.angle)
+        cv2.fillConvexPoly(covered, np.round(grown.corners()).astype(np.int32), 1)
+    hue = np.hypot(lab[..., 1] - table_lab[..., 1], lab[..., 2] - table_lab[..., 2])
+    rest = loose & (1 - covered) & (hue >= config.shadow_chroma).astype(np.uint8)
+    radius = config.arm_core * length / 2
+    core = (cv2.distanceTransform(rest, cv2.DIST_L2, 5) > radius).astype(np.uint8)
+    k = 2 * round(radius) + 1
+    return cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) & rest
+
+
+def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], big: list[np.ndarray],
+             length: float, config: VisionConfig) -> bool:
+    """An arm or hand over the table (see the module's note). ``loose`` is 1 where the frame
+    differs from the table model, ``boxes`` are the tiles found, ``big`` the face-mask blobs from
+    the frame's edge that are not tiles, ``length`` the tile length, all in the same pixels."""
+    table = _table((1 - loose).astype(np.uint8))
+    if table is None:
+        return False
+    tile_area = length * length / config.aspect
+    # The floor beyond the table may be any colour: only what lies over the table counts.
+    if any(int(np.count_nonzero(blob & table)) > config.occluder_tiles * tile_area for blob in big):
+        return True
+    wide = _wide_rest(lab, table_lab, loose, boxes, length, config) & table
+    return int(np.count_nonzero(wide)) > config.arm_tiles * tile_area
