@@ -92,6 +92,9 @@ class VisionConfig:
     arm_core: float = 1.2
     arm_margin: float = 0.15
     arm_tiles: float = 4.0
+    # Neither cue counts a region wider than this many tile lengths (an arm is at most about 2.5,
+    # a hand with a sleeve 3): it is the table itself when the table model was fitted to the floor.
+    arm_widest: float = 6.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
     # A line of tiles running off the frame crosses its edge along at most this many tile lengths
@@ -151,6 +154,7 @@ class VisionConfig:
             ("arm_core", self.arm_core > 0),
             ("arm_margin", self.arm_margin >= 0),
             ("arm_tiles", self.arm_tiles > 0),
+            ("arm_widest", self.arm_widest > self.arm_core),
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),

@@ -6,7 +6,10 @@
   the table model once the tiles' rectangles are taken away, and once pixels of the table's hue
   (lamp fall-off and vignette the smooth model misses change the table's lightness, not its hue)
   are set aside. Only its part wider than an arm's core counts (a line of tiles is one tile
-  wide, and its slivers and seams thinner still), and only over the table."""
+  wide, and its slivers and seams thinner still), and only over the table.
+
+Neither counts what is far wider than an arm: that is the table itself, seen as foreground when
+the table model was fitted to the floor around it (the frame is then unreadable, not occluded)."""
 
 from __future__ import annotations
 
@@ -51,6 +54,19 @@ def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes:
     return cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) & rest
 
 
+def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
+    """The pixels of ``region``'s largest part (an arm is one piece); none when a part is wider
+    than an arm can be (the table model was fitted to the floor: nothing here is to be trusted)."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    if count < 2:
+        return 0
+    widest = np.zeros(count)
+    np.maximum.at(widest, comp.ravel(), cv2.distanceTransform(region, cv2.DIST_L2, 5).ravel())
+    if 2 * widest.max() > config.arm_widest * length:
+        return 0
+    return int(stats[1:, cv2.CC_STAT_AREA].max())
+
+
 def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], big: list[np.ndarray],
              length: float, config: VisionConfig) -> bool:
     """An arm or hand over the table (see the module's note). ``loose`` is 1 where the frame
@@ -61,7 +77,7 @@ def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: l
         return False
     tile_area = length * length / config.aspect
     # The floor beyond the table may be any colour: only what lies over the table counts.
-    if any(int(np.count_nonzero(blob & table)) > config.occluder_tiles * tile_area for blob in big):
+    if any(_arm_wide(blob & table, length, config) > config.occluder_tiles * tile_area for blob in big):
         return True
     wide = _wide_rest(lab, table_lab, loose, boxes, length, config) & table
-    return int(np.count_nonzero(wide)) > config.arm_tiles * tile_area
+    return _arm_wide(wide, length, config) > config.arm_tiles * tile_area
