@@ -97,6 +97,16 @@ class VisionConfig:
     # The table's outline is the hull of the regions that match the table model and are at least
     # this share of the largest such region (grain and a lamp's fall-off cut a table into pieces).
     table_piece: float = 0.2
+    # ... or foreground wider than arm_core tile lengths that is neither a found tile (grown by
+    # arm_margin of a tile length on every side: its shadow and sides) nor the table's hue, over
+    # the table and bigger than arm_tiles tiles. An arm is 1.5 to 2 tile lengths wide; a line of
+    # tiles half a length, two unfound tiles side by side one length.
+    arm_core: float = 1.2
+    arm_margin: float = 0.15
+    arm_tiles: float = 4.0
+    # Neither cue counts a region wider than this many tile lengths (an arm is at most about 2.5,
+    # a hand with a sleeve 3): it is the table itself when the table model was fitted to the floor.
+    arm_widest: float = 6.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
     # A line of tiles running off the frame crosses its edge along at most this many tile lengths
@@ -157,6 +167,10 @@ class VisionConfig:
             ("divider_share", 0 < self.divider_share < 1),
             ("divider_snr", self.divider_snr > 1),
             ("occluder_tiles", self.occluder_tiles > 0),
+            ("arm_core", self.arm_core > 0),
+            ("arm_margin", self.arm_margin >= 0),
+            ("arm_tiles", self.arm_tiles > 0),
+            ("arm_widest", self.arm_widest > self.arm_core),
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),

@@ -11,6 +11,7 @@ import numpy as np
 from referee.vision.chain import align_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
+from referee.vision.occlusion import occluded, table_outline
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify, relook
 from referee.vision.refine import refine, snap
@@ -21,7 +22,6 @@ from referee.vision.segment import (
     face_mask,
     fit_table,
     foreground,
-    outline,
     table_colour,
     to_lab,
     unlit,
@@ -170,51 +170,14 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
     boxes, big = split_blobs(mask, length, config, face_distance)
-    tile_area = length * length / config.aspect
-    # The arm test keeps to the largest piece: a wider outline takes in more of an arm's
-    # surroundings, and clear frames were then called occluded.
-    largest = _table_outline(free, 1.0) if big else None
-    occluded = largest is not None and _occluded(largest, big, tile_area, config)
-    return _Segmented(boxes, occluded, _table_outline(free, config.table_piece))
-
-
-def _table_outline(free: np.ndarray, piece: float) -> np.ndarray | None:
-    """The table's outline: the convex hull of the regions close to the table model (``free``,
-    1 there) of at least ``piece`` of the largest one's size (a wood table's grain and a lamp's
-    fall-off cut it into pieces). The floor beyond a table's rim lies outside it; the tiles on
-    the table lie inside. None when nothing is close to the table model."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
-    if count < 2:
-        return None
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    keep = 1 + np.flatnonzero(areas >= piece * float(areas.max()))
-    points = []
-    for i in keep:
-        x, y, bw, bh = (int(v) for v in stats[i, :4])
-        points.append(outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8)) + np.array([x, y], np.int32))
-    hull = cv2.convexHull(np.concatenate(points))
-    table = np.zeros(free.shape, np.uint8)
-    cv2.fillConvexPoly(table, hull, 1)
-    return table
+    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config),
+                      table_outline(free, config.table_piece))
 
 
 def _on(table: np.ndarray, at: np.ndarray) -> bool:
     """Whether the point ``at`` (x, y) lies inside the outline ``table``."""
     x, y = round(float(at[0])), round(float(at[1]))
     return 0 <= y < table.shape[0] and 0 <= x < table.shape[1] and bool(table[y, x])
-
-
-def _occluded(table: np.ndarray, big: list[np.ndarray], tile_area: float, config: VisionConfig) -> bool:
-    """An arm or hand: a big blob from the frame's edge that is not tiles, reaching over the
-    table (the floor around a table also touches the edge, but stays outside the table's
-    outline, ``table``)."""
-    for blob in big:
-        # Only what lies over the table counts (the floor beyond may be any colour). A line of
-        # tiles running off the frame was packed with tiles and is not here.
-        over = int(np.count_nonzero(blob & table))
-        if over > config.occluder_tiles * tile_area:
-            return True
-    return False
 
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,

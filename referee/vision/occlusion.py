@@ -1,0 +1,90 @@
+"""Whether an arm or hand is over the table. Two cues, either suffices:
+
+- a big blob of the face mask reaching in from the frame's edge that is not tiles (an arm of
+  the tiles' colour, or one taken for them);
+- a wide region of foreground that is no tile and not the table's own light: what differs from
+  the table model once the tiles' rectangles are taken away, and once pixels of the table's hue
+  (lamp fall-off and vignette the smooth model misses change the table's lightness, not its hue)
+  are set aside. Only its part wider than an arm's core counts (a line of tiles is one tile
+  wide, and its slivers and seams thinner still), and only over the table.
+
+Neither counts what is far wider than an arm: that is the table itself, seen as foreground when
+the table model was fitted to the floor around it (the frame is then unreadable, not occluded)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.config import VisionConfig
+from referee.vision.segment import outline
+from referee.vision.split import Box
+
+__all__ = ["occluded", "table_outline"]
+
+
+def table_outline(free: np.ndarray, piece: float = 1.0) -> np.ndarray | None:
+    """The table's outline, filled: the convex hull of the regions close to the table model
+    (``free``, 1 there) of at least ``piece`` of the largest one's size (a wood table's grain and
+    a lamp's fall-off cut it into pieces; 1 keeps the largest alone). The floor beyond a table's
+    rim lies outside it; the tiles on the table lie inside. None when there is no such region."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    if count < 2:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = 1 + np.flatnonzero(areas >= piece * float(areas.max()))
+    points = []
+    for i in keep:
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        points.append(outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8)) + np.array([x, y], np.int32))
+    table = np.zeros(free.shape, np.uint8)
+    cv2.fillConvexPoly(table, cv2.convexHull(np.concatenate(points)), 1)
+    return table
+
+
+def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
+               config: VisionConfig) -> np.ndarray:
+    """The foreground that is neither a found tile nor the table in other light, cut down to its
+    parts wider than an arm's core (an opening by a disc of that width)."""
+    covered = np.zeros(loose.shape, np.uint8)
+    grow = config.arm_margin * length
+    for b in boxes:
+        grown = Box(b.cx, b.cy, b.length + 2 * grow, b.width + 2 * grow, b.angle)
+        cv2.fillConvexPoly(covered, np.round(grown.corners()).astype(np.int32), 1)
+    hue = np.hypot(lab[..., 1] - table_lab[..., 1], lab[..., 2] - table_lab[..., 2])
+    rest = loose & (1 - covered) & (hue >= config.shadow_chroma).astype(np.uint8)
+    radius = config.arm_core * length / 2
+    core = (cv2.distanceTransform(rest, cv2.DIST_L2, 5) > radius).astype(np.uint8)
+    k = 2 * round(radius) + 1
+    return cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) & rest
+
+
+def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
+    """The pixels of ``region``'s largest part (an arm is one piece); none when a part is wider
+    than an arm can be (the table model was fitted to the floor: nothing here is to be trusted)."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    if count < 2:
+        return 0
+    widest = np.zeros(count)
+    np.maximum.at(widest, comp.ravel(), cv2.distanceTransform(region, cv2.DIST_L2, 5).ravel())
+    if 2 * widest.max() > config.arm_widest * length:
+        return 0
+    return int(stats[1:, cv2.CC_STAT_AREA].max())
+
+
+def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], big: list[np.ndarray],
+             length: float, config: VisionConfig) -> bool:
+    """An arm or hand over the table (see the module's note). ``loose`` is 1 where the frame
+    differs from the table model, ``boxes`` are the tiles found, ``big`` the face-mask blobs from
+    the frame's edge that are not tiles, ``length`` the tile length, all in the same pixels."""
+    # The arm test keeps to the largest piece: a wider outline takes in more of an arm's
+    # surroundings, and clear frames were then called occluded.
+    table = table_outline((1 - loose).astype(np.uint8))
+    if table is None:
+        return False
+    tile_area = length * length / config.aspect
+    # The floor beyond the table may be any colour: only what lies over the table counts.
+    if any(_arm_wide(blob & table, length, config) > config.occluder_tiles * tile_area for blob in big):
+        return True
+    wide = _wide_rest(lab, table_lab, loose, boxes, length, config) & table
+    return _arm_wide(wide, length, config) > config.arm_tiles * tile_area
