@@ -63,10 +63,34 @@ def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= 2]
 
 
+def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy: float,
+          width: float) -> tuple[float, float]:
+    """How far the run's line is free either side (along it, from ``cx, cy``): up to the
+    nearest other box lying across its band, such as a double crosswise that ends it."""
+    lo, hi = -math.inf, math.inf
+    inside = set(run)
+    ts = [(boxes[i].cx - cx) * ux + (boxes[i].cy - cy) * uy for i in run]
+    first, last = min(ts), max(ts)
+    for j, c in enumerate(boxes):
+        if j in inside:
+            continue
+        pts = c.corners() - (cx, cy)
+        along = pts @ (ux, uy)
+        across = pts @ (-uy, ux)
+        if across.max() < -0.25 * width or across.min() > 0.25 * width:  # off its middle half
+            continue
+        if along.min() >= last:
+            hi = min(hi, float(along.min()))
+        elif along.max() <= first:
+            lo = max(lo, float(along.max()))
+    return lo, hi
+
+
 def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
-         config: VisionConfig) -> tuple[float, float] | None:
-    """The run's two ends (strip pixels) whose seams and dividers best fall on
-    lines across the run, the ends where the face gives way outwards."""
+         config: VisionConfig, lo_min: float, hi_max: float) -> tuple[float, float] | None:
+    """The run's two ends (strip pixels) whose seams and dividers best fall on lines across
+    the run, the ends where the face gives way outwards, never beyond ``lo_min`` and
+    ``hi_max`` (where another box lies across the run's line)."""
     n = len(profile)
     step = max(1, round(0.05 * length))  # about a tenth of the tile's width
 
@@ -82,6 +106,10 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
     reach = config.run_reach * length
     offsets = np.arange(-reach, reach + 0.5, 1.0)
     los, his = lo0 + offsets, hi0 + offsets
+    # An end may reach a step into a neighbour's box (boxes are rough), no further.
+    los, his = los[los >= lo_min - step], his[his <= hi_max + step]
+    if not len(los) or not len(his):
+        return None
     end_lo = at(los) - at(los + step)
     end_hi = at(his) - at(his - step)
     lo, hi = np.meshgrid(los, his, indexing="ij")
@@ -112,6 +140,7 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
     done: set[int] = set()
     for run in _runs([boxes[i] for i in packed], length, width):
         members = [boxes[packed[i]] for i in run]
+        run_all = [packed[i] for i in run]
         a = members[0].angle
         r = math.radians(a)
         ux, uy = math.cos(r), math.sin(r)
@@ -126,8 +155,9 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
         reach = (config.run_reach * length + length / 2) / span
         profile, per = line_profile(image, whole, reach)
         centre = len(profile) / 2
+        free_lo, free_hi = _free(boxes, run_all, ux, uy, cx, cy, width)
         fit = _fit(profile, length * per, centre - span * per / 2, centre + span * per / 2,
-                   len(members), config)
+                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per)
         if fit is None:
             continue
         lo, hi = fit
