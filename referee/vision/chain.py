@@ -14,7 +14,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.refine import line_profile
 from referee.vision.split import Box
 
-__all__ = ["align_runs"]
+__all__ = ["align_runs", "in_runs"]
 
 
 def _crossed(boxes: list[Box], a: Box, b: Box, width: float) -> bool:
@@ -125,6 +125,16 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
     score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
     i = int(np.argmax(score))
     return float(lo.flat[i]), float(hi.flat[i])
+
+
+def in_runs(boxes: list[Box]) -> set[int]:
+    """Which boxes are packed tiles in a straight run of them, end to end."""
+    packed = [i for i, b in enumerate(boxes) if b.packed]
+    if len(packed) < 2:
+        return set()
+    length = float(np.median([boxes[i].length for i in packed]))
+    width = float(np.median([boxes[i].width for i in packed]))
+    return {packed[i] for run in _runs([boxes[i] for i in packed], length, width) for i in run}
 
 
 def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tuple[list[Box], set[int]]:
