@@ -87,10 +87,10 @@ def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy:
 
 
 def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
-         config: VisionConfig, lo_min: float, hi_max: float) -> tuple[float, float] | None:
-    """The run's two ends (strip pixels) whose seams and dividers best fall on lines across
-    the run, the ends where the face gives way outwards, never beyond ``lo_min`` and
-    ``hi_max`` (where another box lies across the run's line)."""
+         config: VisionConfig, lo_min: float, hi_max: float) -> tuple[float, float, int] | None:
+    """The run's two ends (strip pixels) and its count of tiles whose seams and dividers best
+    fall on lines across the run, the ends where the face gives way outwards, never beyond
+    ``lo_min`` and ``hi_max`` (where another box lies across the run's line)."""
     n = len(profile)
     step = max(1, round(0.05 * length))  # about a tenth of the tile's width
 
@@ -113,18 +113,24 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
     end_lo = at(los) - at(los + step)
     end_hi = at(his) - at(his - step)
     lo, hi = np.meshgrid(los, his, indexing="ij")
-    period = (hi - lo) / count
-    ok = np.abs(period / length - 1) <= config.run_stretch
-    if not ok.any():
-        return None
-    # Seams between tiles count fully, dividers half (a divider may be faint).
-    k = np.arange(1, 2 * count)
-    weight = np.where(k % 2 == 0, 1.0, 0.5)
-    x = lo[..., None] + (k / 2.0)[None, None, :] * period[..., None]
-    line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
-    score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
-    i = int(np.argmax(score))
-    return float(lo.flat[i]), float(hi.flat[i])
+    best: tuple[float, float, float, int] | None = None
+    # The packer may have put one tile too many or too few in the same span (when the frame's
+    # tile length is off where the run lies): the count whose period lines up the seams wins.
+    for tiles in range(max(2, count - config.run_recount), count + config.run_recount + 1):
+        period = (hi - lo) / tiles
+        ok = np.abs(period / length - 1) <= config.run_stretch
+        if not ok.any():
+            continue
+        # Seams between tiles count fully, dividers half (a divider may be faint).
+        k = np.arange(1, 2 * tiles)
+        weight = np.where(k % 2 == 0, 1.0, 0.5)
+        x = lo[..., None] + (k / 2.0)[None, None, :] * period[..., None]
+        line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
+        score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
+        i = int(np.argmax(score))
+        if best is None or score.flat[i] > best[0]:
+            best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles)
+    return None if best is None else best[1:]
 
 
 def in_runs(boxes: list[Box]) -> set[int]:
@@ -170,8 +176,7 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
                    len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per)
         if fit is None:
             continue
-        lo, hi = fit
-        tiles = len(members)
+        lo, hi, tiles = fit
         period = (hi - lo) / tiles / per
         start = (lo - centre) / per + mid
         done.update(packed[i] for i in run)
