@@ -75,3 +75,15 @@ def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
     assert unsure >= 2, "the moved rectangles should leave some tiles unsure"
     assert read >= unsure // 2, f"only {read} of {unsure} unsure tiles read on a second look"
 
+
+
+def test_only_packed_boxes_end_to_end_in_a_straight_line_are_in_a_run() -> None:
+    # Three packed tiles end to end along x, a double lying across their line at the end, and a
+    # loose single tile: only the three are in a run, where a double read is a straddled seam.
+    from referee.vision.chain import in_runs
+
+    line = [Box(100.0 + i * L, 200.0, float(L), float(W), 0.0, packed=True) for i in range(3)]
+    across = Box(100.0 + 2.5 * L + W / 2, 200.0, float(L), float(W), 90.0, packed=True)
+    single = Box(600.0, 500.0, float(L), float(W), 30.0)
+    assert in_runs([*line, across, single]) == {0, 1, 2}
+    assert in_runs([single]) == set()

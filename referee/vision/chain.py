@@ -14,7 +14,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.refine import line_profile
 from referee.vision.split import Box
 
-__all__ = ["align_runs"]
+__all__ = ["align_runs", "in_runs"]
 
 
 def _crossed(boxes: list[Box], a: Box, b: Box, width: float) -> bool:
@@ -63,10 +63,34 @@ def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= 2]
 
 
+def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy: float,
+          width: float) -> tuple[float, float]:
+    """How far the run's line is free either side (along it, from ``cx, cy``): up to the
+    nearest other box lying across its band, such as a double crosswise that ends it."""
+    lo, hi = -math.inf, math.inf
+    inside = set(run)
+    ts = [(boxes[i].cx - cx) * ux + (boxes[i].cy - cy) * uy for i in run]
+    first, last = min(ts), max(ts)
+    for j, c in enumerate(boxes):
+        if j in inside:
+            continue
+        pts = c.corners() - (cx, cy)
+        along = pts @ (ux, uy)
+        across = pts @ (-uy, ux)
+        if across.max() < -0.25 * width or across.min() > 0.25 * width:  # off its middle half
+            continue
+        if along.min() >= last:
+            hi = min(hi, float(along.min()))
+        elif along.max() <= first:
+            lo = max(lo, float(along.max()))
+    return lo, hi
+
+
 def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
-         config: VisionConfig) -> tuple[float, float] | None:
-    """The run's two ends (strip pixels) whose seams and dividers best fall on
-    lines across the run, the ends where the face gives way outwards."""
+         config: VisionConfig, lo_min: float, hi_max: float) -> tuple[float, float, int] | None:
+    """The run's two ends (strip pixels) and its count of tiles whose seams and dividers best
+    fall on lines across the run, the ends where the face gives way outwards, never beyond
+    ``lo_min`` and ``hi_max`` (where another box lies across the run's line)."""
     n = len(profile)
     step = max(1, round(0.05 * length))  # about a tenth of the tile's width
 
@@ -82,21 +106,41 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
     reach = config.run_reach * length
     offsets = np.arange(-reach, reach + 0.5, 1.0)
     los, his = lo0 + offsets, hi0 + offsets
+    # An end may reach a step into a neighbour's box (boxes are rough), no further.
+    los, his = los[los >= lo_min - step], his[his <= hi_max + step]
+    if not len(los) or not len(his):
+        return None
     end_lo = at(los) - at(los + step)
     end_hi = at(his) - at(his - step)
     lo, hi = np.meshgrid(los, his, indexing="ij")
-    period = (hi - lo) / count
-    ok = np.abs(period / length - 1) <= config.run_stretch
-    if not ok.any():
-        return None
-    # Seams between tiles count fully, dividers half (a divider may be faint).
-    k = np.arange(1, 2 * count)
-    weight = np.where(k % 2 == 0, 1.0, 0.5)
-    x = lo[..., None] + (k / 2.0)[None, None, :] * period[..., None]
-    line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
-    score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
-    i = int(np.argmax(score))
-    return float(lo.flat[i]), float(hi.flat[i])
+    best: tuple[float, float, float, int] | None = None
+    # The packer may have put one tile too many or too few in the same span (when the frame's
+    # tile length is off where the run lies): the count whose period lines up the seams wins.
+    for tiles in range(max(2, count - config.run_recount), count + config.run_recount + 1):
+        period = (hi - lo) / tiles
+        ok = np.abs(period / length - 1) <= config.run_stretch
+        if not ok.any():
+            continue
+        # Seams between tiles count fully, dividers half (a divider may be faint).
+        k = np.arange(1, 2 * tiles)
+        weight = np.where(k % 2 == 0, 1.0, 0.5)
+        x = lo[..., None] + (k / 2.0)[None, None, :] * period[..., None]
+        line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
+        score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
+        i = int(np.argmax(score))
+        if best is None or score.flat[i] > best[0]:
+            best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles)
+    return None if best is None else best[1:]
+
+
+def in_runs(boxes: list[Box]) -> set[int]:
+    """Which boxes are packed tiles in a straight run of them, end to end."""
+    packed = [i for i, b in enumerate(boxes) if b.packed]
+    if len(packed) < 2:
+        return set()
+    length = float(np.median([boxes[i].length for i in packed]))
+    width = float(np.median([boxes[i].width for i in packed]))
+    return {packed[i] for run in _runs([boxes[i] for i in packed], length, width) for i in run}
 
 
 def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tuple[list[Box], set[int]]:
@@ -112,6 +156,7 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
     done: set[int] = set()
     for run in _runs([boxes[i] for i in packed], length, width):
         members = [boxes[packed[i]] for i in run]
+        run_all = [packed[i] for i in run]
         a = members[0].angle
         r = math.radians(a)
         ux, uy = math.cos(r), math.sin(r)
@@ -126,12 +171,12 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
         reach = (config.run_reach * length + length / 2) / span
         profile, per = line_profile(image, whole, reach)
         centre = len(profile) / 2
+        free_lo, free_hi = _free(boxes, run_all, ux, uy, cx, cy, width)
         fit = _fit(profile, length * per, centre - span * per / 2, centre + span * per / 2,
-                   len(members), config)
+                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per)
         if fit is None:
             continue
-        lo, hi = fit
-        tiles = len(members)
+        lo, hi, tiles = fit
         period = (hi - lo) / tiles / per
         start = (lo - centre) / per + mid
         done.update(packed[i] for i in run)

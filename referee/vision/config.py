@@ -55,6 +55,9 @@ class VisionConfig:
     run_reach: float = 0.2
     run_stretch: float = 0.15
     run_lines: float = 1.0
+    # A run's span may hold up to run_recount tiles more or fewer than were packed in it (the
+    # frame's tile length is off where the run lies), its period still within run_stretch.
+    run_recount: int = 1
     # ... after which each of its tiles still slides alone by up to this share of its length.
     run_refine: float = 0.1
     # Each tile's rectangle is fitted to its face within this share of its sides.
@@ -149,6 +152,7 @@ class VisionConfig:
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),
+            ("run_recount", 0 <= self.run_recount <= 2),
             ("run_refine", 0 <= self.run_refine < 0.5),
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),

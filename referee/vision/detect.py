@@ -8,7 +8,7 @@ import dataclasses
 import cv2
 import numpy as np
 
-from referee.vision.chain import align_runs
+from referee.vision.chain import align_runs, in_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outline
@@ -200,15 +200,20 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     few_faces = contrast is None
     if few_faces:
         contrast = faces_contrast([e for _, e, _ in items])
+    # In a line of play touching ends match: a box that straddles the seam between two tiles
+    # reads as a double, sure of itself. A double lies across the line, so a double read on a
+    # rectangle along a run of tiles end to end is uncertain.
+    along_run = in_runs(boxes)
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
-    for (corners, evidence, legible), full in zip(items, fulls, strict=True):
+    for k, ((corners, evidence, legible), full) in enumerate(zip(items, fulls, strict=True)):
         reading = decide(evidence, contrast, config)
         if (reading.pips is not None and reading.confidence < config.min_confidence and legible
                 and contrast is not None and not full.packed and config.relook_support > 0):
             # A single tile only: a rectangle moved along a line of touching tiles straddles a
             # seam, and in a legal line the two halves either side of a seam match (a double).
             reading = relook(image, full, reading, contrast, config)
+        straddle = k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):
             if table is None or _on(table, centre * scale):
@@ -219,5 +224,5 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         halves = cv2.perspectiveTransform(np.array([[[c / 2, c / 2], [1.5 * c, c / 2]]], np.float32), back)[0]
         tiles.append(TileReading(reading.pips, (point(halves[0]), point(halves[1])), quad(corners), point(centre),
                                  round(reading.confidence, 3),
-                                 reading.confidence < config.min_confidence or not legible))
+                                 reading.confidence < config.min_confidence or not legible or straddle))
     return Detection(w, h, False, tuple(tiles), tuple(down))
