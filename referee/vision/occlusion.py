@@ -62,12 +62,11 @@ def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes:
 def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
     """The pixels of ``region``'s largest part (an arm is one piece); none when a part is wider
     than an arm can be (the table model was fitted to the floor: nothing here is to be trusted)."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
     if count < 2:
         return 0
-    widest = np.zeros(count)
-    np.maximum.at(widest, comp.ravel(), cv2.distanceTransform(region, cv2.DIST_L2, 5).ravel())
-    if 2 * widest.max() > config.arm_widest * length:
+    # The widest part anywhere: twice the largest distance from the region's border.
+    if 2 * float(cv2.distanceTransform(region, cv2.DIST_L2, 5).max()) > config.arm_widest * length:
         return 0
     return int(stats[1:, cv2.CC_STAT_AREA].max())
 

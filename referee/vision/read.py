@@ -196,7 +196,7 @@ def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> np.ndarray
     most pip evidence on the places: a rectangle a little off the face still reads."""
     best, best_score = evidence.pips, -np.inf
     span = config.grid_search
-    steps = np.linspace(-span, span, 5)
+    steps = np.linspace(-span, span, 5) if span > 0 else np.zeros(1)
     for stretch in (0.9, 1.0, 1.1):
         for dx in steps:
             for dy in steps:
