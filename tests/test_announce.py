@@ -338,6 +338,26 @@ def test_finding_a_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         find_player("auto")
 
 
+def test_speech_and_looking_for_a_pulse_server_where_none_can_be_write_nothing(tmp_path: Path) -> None:
+    # No PULSE_SERVER and no session runtime folder (a service, a test, a shell over ssh): the
+    # referee's "auto" player is aplay, and neither looking for a server nor making speech ran a
+    # pulse client that leaves folders behind in HOME and TMPDIR.
+    home, temp = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PULSE_SERVER", "XDG_RUNTIME_DIR")}
+    env.update(HOME=str(home), TMPDIR=str(temp))
+    code = "from referee.announce.players import find_player, pulse_answers; " \
+           "from referee.announce.synth import synthesise; from referee.announce.voices import voice_for; " \
+           "print(pulse_answers(), find_player('auto').name, " \
+           "len(synthesise('Gracz 2: pietnascie!', voice_for('pl'))) > 1000)"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    expected = "True paplay True" if Path("/run/pulse/native").exists() else "False aplay True"
+    assert done.stdout.split("\n")[0] == expected
+    if expected == "False aplay True":
+        assert list(home.rglob("*")) == [] and list(temp.rglob("*")) == []
+
+
 # -- the speaker -------------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import wave
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from referee.announce.synth import VoiceError, _last_line, wav_seconds
@@ -88,10 +89,23 @@ PLAYERS: dict[str, tuple[tuple[str, ...], str]] = {
 CHOICES = ("auto", *PLAYERS)
 
 
+def _pulse_socket() -> bool:
+    """Whether a pulse server could be listening: an address in ``PULSE_SERVER``, or a socket
+    where servers put theirs (the session's ``$XDG_RUNTIME_DIR/pulse/native``, or the
+    system-wide ``/run/pulse/native``)."""
+    if os.environ.get("PULSE_SERVER"):
+        return True
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    places = [Path(runtime) / "pulse" / "native"] if runtime else []
+    return any(place.exists() for place in [*places, Path("/run/pulse/native")])
+
+
 def pulse_answers(timeout: float = 3.0) -> bool:
-    """Whether a PulseAudio (or PipeWire's pulse) server answers ``pactl info``."""
+    """Whether a PulseAudio (or PipeWire's pulse) server answers ``pactl info``. Where no server
+    could be listening, pactl is not run: a pulse client with nowhere to connect makes runtime
+    folders in HOME and TMPDIR, and the referee writes nothing it was not asked to."""
     pactl = shutil.which("pactl")
-    if pactl is None:
+    if pactl is None or not _pulse_socket():
         return False
     try:
         done = subprocess.run([pactl, "info"], stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,

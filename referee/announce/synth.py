@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import struct
 import subprocess
@@ -17,6 +18,12 @@ class VoiceError(RuntimeError):
 
 
 INSTALL_ESPEAK = "install the Debian package espeak-ng (apt install espeak-ng)"
+
+#: espeak-ng opens a sound connection as it starts, even when it only writes a WAV to stdout. With
+#: no sound server to reach (a service, a test, a shell over ssh) its PulseAudio client makes
+#: runtime folders in HOME and TMPDIR. It is given a server that cannot exist instead: the WAV is
+#: the same, and nothing is written.
+_NO_SOUND_SERVER = {"PULSE_SERVER": "unix:/nonexistent/domino-referee-no-sound-server"}
 
 
 def _last_line(stderr: bytes) -> str:
@@ -69,7 +76,7 @@ def synthesise(text: str, voice: VoiceConfig, espeak: str = "espeak-ng", timeout
             "-a", str(voice.volume), "--stdin", "--stdout"]
     try:
         done = subprocess.run(argv, input=voice.spoken(text).encode("utf-8"), capture_output=True,
-                              timeout=timeout, check=False)
+                              timeout=timeout, check=False, env={**os.environ, **_NO_SOUND_SERVER})
     except subprocess.TimeoutExpired:
         raise VoiceError(f"{espeak}: no speech after {timeout:g} s (is the machine overloaded?)") from None
     except OSError as error:
