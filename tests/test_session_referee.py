@@ -243,6 +243,22 @@ def test_a_tile_laid_the_wrong_way_round_is_illegal_until_laid_right() -> None:
     assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "4-3", "right", 1)
 
 
+def test_an_illegal_placement_read_surely_only_once_waits_for_a_second_reading() -> None:
+    # One sure reading among unsure ones (glare over half a tile) can be a misread, and a
+    # misread makes a legal play look illegal: the referee waits for a second sure reading.
+    ref = opened()
+    once = StableState(2, 3, 2, SIZE[0], SIZE[1], (StableTile(OPEN_63, True, 2), StableTile(WRONG_43, True, 1)), 0)
+    assert ref.observe(once) == []
+    twice = StableState(4, 5, 2, SIZE[0], SIZE[1], (StableTile(OPEN_63, True, 2), StableTile(WRONG_43, True, 2)), 0)
+    (illegal,) = ref.observe(twice)
+    assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "4-3", "mismatch")
+
+
+def test_illegal_votes_must_be_a_whole_number_from_one() -> None:
+    with pytest.raises(ValueError, match="illegal_votes must be a whole number >= 1, got 0"):
+        RefereeConfig(illegal_votes=0)
+
+
 def test_a_mismatched_tile_turned_round_in_place_is_a_play() -> None:
     ref = opened()
     assert kinds(ref.observe(state(2, OPEN_63, WRONG_43))) == [Kind.ILLEGAL]

@@ -29,6 +29,8 @@ class RefereeConfig:
     holds the highest double); ``takeback_states``: stable states the last tile must stay gone
     before it counts as taken back; ``boneyard_states``: how many stable states' face-down counts
     a draw must fall below (vision's count of a touching pile flickers; its lowest is trusted);
+    ``illegal_votes``: sure readings a tile needs before its placement is called illegal (a
+    misread tile makes a legal play look illegal, and the rules make such a reading suspect);
     ``reach``/``middle``: contact tolerances in tile widths."""
 
     opener: int = 0
@@ -37,6 +39,7 @@ class RefereeConfig:
     middle: float = 0.25
     seats: tuple[float, ...] | None = None
     boneyard_states: int = 4
+    illegal_votes: int = 2
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
@@ -45,6 +48,8 @@ class RefereeConfig:
             raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")
         if not isinstance(self.boneyard_states, int) or self.boneyard_states < 1:
             raise ValueError(f"boneyard_states must be a whole number >= 1, got {self.boneyard_states!r}")
+        if not isinstance(self.illegal_votes, int) or self.illegal_votes < 1:
+            raise ValueError(f"illegal_votes must be a whole number >= 1, got {self.illegal_votes!r}")
         if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
             raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
 

@@ -222,6 +222,8 @@ class Plays(RefereeBase):
             return
         if reason in ("end_closed", "no_such_end") and not self._explained(state, name):
             return  # where the line stands is not all seen: a tile the referee missed may open that end
+        if state.tiles[p.index].votes < self.config.illegal_votes:
+            return  # an illegal placement read surely only once may be a misread tile: wait for more
         self.pending[name] = end
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
