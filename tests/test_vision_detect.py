@@ -141,19 +141,25 @@ def draw_tiles(rng: np.random.Generator, n: int, *, face_down: int = 0, colour: 
     canvas = table(rng, colour)
     truth = []
     for pips, (x, y, angle) in zip(faces, places(rng, len(faces)), strict=True):
-        img, alpha = sprite(pips, body, ink)
-        a = math.radians(angle)
-        ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-        # Sprite pixel (sx, sy) -> frame: the sprite's centre ((L - 1) / 2, (W - 1) / 2) lands on (x, y).
-        cx, cy = (L - 1) / 2, (W - 1) / 2
-        m = np.array([[ux, vx, x - ux * cx - vx * cy], [uy, vy, y - uy * cx - vy * cy]], np.float32)
-        size = (SHAPE[1], SHAPE[0])
-        warped = cv2.warpAffine(img, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        cover = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
-        canvas = canvas * (1 - cover) + warped.astype(np.float32) * cover
-        q = L / 4
+        canvas = lay(canvas, sprite(pips, body, ink), x, y, angle)
+        ux, uy, q = math.cos(math.radians(angle)), math.sin(math.radians(angle)), L / 4
         truth.append(Drawn(pips, ((x - ux * q, y - uy * q), (x + ux * q, y + uy * q)), (x, y)))
     return finish(canvas, rng), truth
+
+
+def lay(canvas: np.ndarray, drawn: tuple[np.ndarray, np.ndarray], x: float, y: float, angle: float) -> np.ndarray:
+    """``canvas`` (float32 BGR) with a sprite and its coverage laid on it, centred on (x, y) and
+    turned by ``angle`` degrees (half 0 towards -angle)."""
+    img, alpha = drawn
+    a = math.radians(angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    # Sprite pixel (sx, sy) -> frame: the sprite's centre ((L - 1) / 2, (W - 1) / 2) lands on (x, y).
+    cx, cy = (L - 1) / 2, (W - 1) / 2
+    m = np.array([[ux, vx, x - ux * cx - vx * cy], [uy, vy, y - uy * cx - vy * cy]], np.float32)
+    size = (canvas.shape[1], canvas.shape[0])
+    warped = cv2.warpAffine(img, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cover = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
+    return canvas * (1 - cover) + warped.astype(np.float32) * cover
 
 
 # -- checking ---------------------------------------------------------------------------------

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 import pytest
-from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, L, W, finish, sprite, table
+from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, L, W, finish, lay, sprite, table
 
 from referee.vision.config import VisionConfig
 from referee.vision.read import Reading, decide, gather, rectify, relook
@@ -23,17 +22,8 @@ SHAPE = (240, 320)
 
 def one_tile(rng: np.random.Generator, pips: tuple[int, int]) -> tuple[np.ndarray, Box]:
     """A frame holding one drawn tile at a random angle in its middle, and the tile's true box."""
-    canvas = table(rng, FELT, shape=SHAPE)
-    img, alpha = sprite(pips, IVORY, DARK_INK)
     x, y, angle = SHAPE[1] / 2, SHAPE[0] / 2, float(rng.uniform(0, 360))
-    a = math.radians(angle)
-    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    cx, cy = (L - 1) / 2, (W - 1) / 2
-    m = np.array([[ux, vx, x - ux * cx - vx * cy], [uy, vy, y - uy * cx - vy * cy]], np.float32)
-    size = (SHAPE[1], SHAPE[0])
-    warped = cv2.warpAffine(img, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    cover = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
-    canvas = canvas * (1 - cover) + warped.astype(np.float32) * cover
+    canvas = lay(table(rng, FELT, shape=SHAPE), sprite(pips, IVORY, DARK_INK), x, y, angle)
     return finish(canvas, rng), Box(x, y, float(L), float(W), angle)
 
 
