@@ -11,7 +11,7 @@ import numpy as np
 from referee.vision.chain import align_runs, in_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
-from referee.vision.occlusion import occluded, table_outline
+from referee.vision.occlusion import occluded, table_outlines
 from referee.vision.profile import Profile
 from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify, relook
 from referee.vision.refine import refine, snap
@@ -170,8 +170,9 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     if known is None:
         length = estimate_tile_length(mask, config, near=length) or length
     boxes, big = split_blobs(mask, length, config, face_distance)
-    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config),
-                      table_outline(free, config.table_piece))
+    outlines = table_outlines(free, config.table_piece)
+    largest, pieces = outlines if outlines is not None else (None, None)
+    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces)
 
 
 def _on(table: np.ndarray, at: np.ndarray) -> bool:

@@ -20,26 +20,34 @@ from referee.vision.config import VisionConfig
 from referee.vision.segment import outline
 from referee.vision.split import Box
 
-__all__ = ["occluded", "table_outline"]
+__all__ = ["occluded", "table_outlines"]
 
 
-def table_outline(free: np.ndarray, piece: float = 1.0) -> np.ndarray | None:
-    """The table's outline, filled: the convex hull of the regions close to the table model
-    (``free``, 1 there) of at least ``piece`` of the largest one's size (a wood table's grain and
-    a lamp's fall-off cut it into pieces; 1 keeps the largest alone). The floor beyond a table's
-    rim lies outside it; the tiles on the table lie inside. None when there is no such region."""
+def _hull(shape: tuple[int, ...], parts: list[np.ndarray]) -> np.ndarray:
+    table = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(table, cv2.convexHull(np.concatenate(parts)), 1)
+    return table
+
+
+def table_outlines(free: np.ndarray, piece: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The table's outline two ways, filled, from the regions close to the table model
+    (``free``, 1 there): the convex hull of the largest region alone (for the arm test: a wider
+    outline takes in more of an arm's surroundings, and clear frames were then called occluded),
+    and of the regions of at least ``piece`` of its size (a wood table's grain and a lamp's
+    fall-off cut a table into pieces). The floor beyond a table's rim lies outside both; the
+    tiles on the table lie inside. None when there is no such region."""
     count, comp, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
     if count < 2:
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
+    largest = 1 + int(np.argmax(areas))
     keep = 1 + np.flatnonzero(areas >= piece * float(areas.max()))
-    points = []
-    for i in keep:
+    parts = {}
+    for i in {largest, *(int(k) for k in keep)}:
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        points.append(outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8)) + np.array([x, y], np.int32))
-    table = np.zeros(free.shape, np.uint8)
-    cv2.fillConvexPoly(table, cv2.convexHull(np.concatenate(points)), 1)
-    return table
+        parts[i] = outline((comp[y:y + bh, x:x + bw] == i).astype(np.uint8)) + np.array([x, y], np.int32)
+    alone = _hull(free.shape, [parts[largest]])
+    return alone, alone if len(keep) == 1 else _hull(free.shape, list(parts.values()))
 
 
 def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
@@ -72,13 +80,11 @@ def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
 
 
 def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], big: list[np.ndarray],
-             length: float, config: VisionConfig) -> bool:
+             length: float, config: VisionConfig, table: np.ndarray | None) -> bool:
     """An arm or hand over the table (see the module's note). ``loose`` is 1 where the frame
     differs from the table model, ``boxes`` are the tiles found, ``big`` the face-mask blobs from
-    the frame's edge that are not tiles, ``length`` the tile length, all in the same pixels."""
-    # The arm test keeps to the largest piece: a wider outline takes in more of an arm's
-    # surroundings, and clear frames were then called occluded.
-    table = table_outline((1 - loose).astype(np.uint8))
+    the frame's edge that are not tiles, ``length`` the tile length, ``table`` the outline of the
+    table's largest region (:func:`table_outlines`), all in the same pixels."""
     if table is None:
         return False
     tile_area = length * length / config.aspect
