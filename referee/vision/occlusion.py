@@ -63,16 +63,24 @@ def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes:
     rest = loose & (1 - covered) & (hue >= config.shadow_chroma).astype(np.uint8)
     radius = config.arm_core * length / 2
     core = (cv2.distanceTransform(rest, cv2.DIST_L2, 5) > radius).astype(np.uint8)
+    if not core.any():
+        return core
+    # The disc reaches ``k // 2`` beyond the core: dilate only the core's bounding box grown by it.
     k = 2 * round(radius) + 1
-    return cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) & rest
+    x, y, bw, bh = cv2.boundingRect(core)
+    x0, y0 = max(0, x - k // 2), max(0, y - k // 2)
+    x1, y1 = min(core.shape[1], x + bw + k // 2), min(core.shape[0], y + bh + k // 2)
+    out = np.zeros_like(core)
+    out[y0:y1, x0:x1] = cv2.dilate(core[y0:y1, x0:x1], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return out & rest
 
 
 def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
     """The pixels of ``region``'s largest part (an arm is one piece); none when a part is wider
     than an arm can be (the table model was fitted to the floor: nothing here is to be trusted)."""
-    count, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
-    if count < 2:
+    if not region.any():
         return 0
+    count, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
     # The widest part anywhere: twice the largest distance from the region's border.
     if 2 * float(cv2.distanceTransform(region, cv2.DIST_L2, 5).max()) > config.arm_widest * length:
         return 0

@@ -179,14 +179,14 @@ def _window(x0: int, y0: int, x1: int, y1: int, margin: int, shape: tuple[int, .
     return max(0, x0 - margin), max(0, y0 - margin), min(shape[1], x1 + margin), min(shape[0], y1 + margin)
 
 
-def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...],
-               origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray, list[int], list[float], list[int]]:
-    """The blobs of a mask shaped like one tile (right proportions, filling their rectangle):
-    their labels and lengths, and which of them hold holes. ``mask`` may be a window of a frame of
-    ``shape`` at ``origin`` (x, y), holding the whole of what is set in the frame. A blob the
-    frame's edge cuts is never one: its shape is the frame's doing (the floor beyond the table
-    reaches the edge, and its boards may look like tiles)."""
-    _, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+def _tile_like(comp: np.ndarray, stats: np.ndarray, aspect: float, shape: tuple[int, ...],
+               origin: tuple[int, int] = (0, 0)) -> tuple[list[int], list[float], list[int]]:
+    """The blobs of a labelled mask (``comp``, ``stats``: its 4-connected components) shaped like
+    one tile (right proportions, filling their rectangle): their labels and lengths, and which of
+    them hold holes. The mask may be a window of a frame of ``shape`` at ``origin`` (x, y),
+    holding the whole of what is set in the frame. A blob the frame's edge cuts is never one: its
+    shape is the frame's doing (the floor beyond the table reaches the edge, and its boards may
+    look like tiles)."""
     keep: list[int] = []
     marked: list[int] = []
     lengths: list[float] = []
@@ -210,7 +210,7 @@ def _tile_like(mask: np.ndarray, aspect: float, shape: tuple[int, ...],
             lengths.append(float(long))
             if _has_hole(blob):
                 marked.append(int(i))
-    return comp, stats, keep, lengths, marked
+    return keep, lengths, marked
 
 
 def _nearest(samples: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -261,9 +261,11 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     u_box = u[y0:y1, x0:x1]
     best: tuple[float, np.ndarray, np.ndarray, list[int], list[float]] | None = None
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    for j in range(k):
-        mask = cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE, close)
-        comp, stats, keep, lengths, marked = _tile_like(mask, aspect, fg.shape, (x0, y0))
+    # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
+    labelled = [cv2.connectedComponentsWithStats(cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE,
+                                                                  close), connectivity=4)[:3] for j in range(k)]
+    for _, comp, stats in labelled:
+        keep, lengths, marked = _tile_like(comp, stats, aspect, fg.shape, (x0, y0))
         areas = stats[:, cv2.CC_STAT_AREA]
         score = float(areas[keep].sum()) + float(areas[marked].sum())
         if lengths and (best is None or score > best[0]):
@@ -271,7 +273,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
     # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
     # win when they outweigh the single tiles (each counted twice when it holds pips).
-    chain = _chain_arms(classes, config, close, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
+    chain = _chain_arms(labelled, config, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
     if chain is not None and (best is None or chain[2] > best[0]):
         tiles, length = chain[0], chain[1]
     elif best is not None:
@@ -314,22 +316,19 @@ def _on_table(fg: np.ndarray) -> np.ndarray:
     return table
 
 
-def _chain_arms(classes: np.ndarray, config: VisionConfig, close: np.ndarray, shape: tuple[int, ...],
+def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: VisionConfig, shape: tuple[int, ...],
                origin: tuple[int, int], table: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     """The largest blob of tile-wide arms holding pips (every tile touching another, in a chain
     or a cross), as a mask; the tile length from the arms' width (twice the usual height of
-    their distance ridge), and the arms' area. ``classes`` (each foreground pixel's colour
-    class, 255 elsewhere) is a window at ``origin`` (x, y) of a frame of
-    ``shape`` holding all of its foreground; ``table`` is where tiles may lie in that window
+    their distance ridge), and the arms' area. ``labelled`` holds each colour class's closed mask
+    labelled (count, labels, stats), on a window at ``origin`` (x, y) of a frame of ``shape``
+    holding all of its foreground; ``table`` is where tiles may lie in that window
     (``_on_table``). A blob the frame's edge cuts never counts, nor one mostly off the table:
     the floor around the table reaches the edge and holds the whole table as a hole, its
     pattern's patches may look like arms, and so may an arm."""
     best: tuple[float, np.ndarray, float] | None = None
-    present = classes[classes != 255]
     fh, fw = shape[:2]
-    for j in range(int(present.max()) + 1):
-        mask = cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE, close)
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    for count, comp, stats in labelled:
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
             if x + origin[0] == 0 or y + origin[1] == 0 or x + origin[0] + bw == fw or y + origin[1] + bh == fh:
@@ -356,7 +355,7 @@ def _chain_arms(classes: np.ndarray, config: VisionConfig, close: np.ndarray, sh
             width = 2.0 * float(high)
             tiles = float(solid.sum()) / (config.aspect * width * width)
             if tiles >= 1.5 and (best is None or area > best[0]):
-                whole = np.zeros(classes.shape, bool)
+                whole = np.zeros(comp.shape, bool)
                 whole[y:y + bh, x:x + bw] = blob > 0
                 best = (float(area), whole, width * config.aspect)
     if best is None:
