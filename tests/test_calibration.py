@@ -269,6 +269,7 @@ def test_profile_geometry() -> None:
     ({"marker_mm": -5}, "marker_mm"),
     ({"markers_mm": [[0, 0], [1]]}, "markers_mm"),
     ({"vision": {"max_pips": 7}}, "max_pips"),
+    ({"vision": {"relook_packed_support": -1}}, "relook_packed_support"),
     ({"vision": {"bogus": 1}}, "bogus"),
     ({"version": 9}, "version"),
     ({"extra": 1}, "extra"),

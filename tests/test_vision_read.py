@@ -67,6 +67,46 @@ def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
 
 
 
+def legal_line(rng: np.random.Generator) -> tuple[np.ndarray, Box, tuple[int, int]]:
+    """A frame holding three drawn tiles end to end in a legal line (touching halves match), at
+    a random angle, with the middle tile's true box and pips."""
+    a, b, c, d = (int(v) for v in rng.choice(7, size=4))
+    while a == b or b == c or c == d:
+        a, b, c, d = (int(v) for v in rng.choice(7, size=4))
+    shape = (360, 480)
+    angle = float(rng.uniform(0, 180))
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    canvas = table(rng, FELT, shape=shape)
+    for k, pips in zip((-1, 0, 1), ((a, b), (b, c), (c, d)), strict=True):
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), shape[1] / 2 + k * L * ux, shape[0] / 2 + k * L * uy, angle)
+    return finish(canvas, rng), Box(shape[1] / 2, shape[0] / 2, float(L), float(W), angle, True), (b, c)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_packed_tile_second_look_never_takes_a_straddled_seam_for_a_double(seed: int) -> None:
+    # A rectangle moved along a legal line toward a seam: the halves either side of the seam
+    # match, so a reading across it is a double. The packed second look reads the middle tile
+    # or leaves it unsure; it never turns it into a sure double.
+    config = VisionConfig()
+    rng = np.random.default_rng(7100 + seed)
+    unsure = 0
+    for _ in range(6):
+        image, true_box, pips = legal_line(rng)
+        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
+        assert read_at(image, true_box, config, contrast).pips == pips
+        off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.1, 0.45), 0.0)
+        first = read_at(image, off, config, contrast)
+        if first.pips is None or first.confidence >= config.min_confidence:
+            continue
+        unsure += 1
+        second = relook(image, off, first, contrast, config, config.relook_packed_support, False)
+        if second.confidence >= config.min_confidence:
+            assert second.pips == pips, f"{pips} read surely as {second.pips} on a packed second look"
+        else:
+            assert second == first
+    assert unsure >= 1, "the moved rectangles should leave some tiles unsure"
+
+
 def test_only_packed_boxes_end_to_end_in_a_straight_line_are_in_a_run() -> None:
     # Three packed tiles end to end along x, a double lying across their line at the end, and a
     # loose single tile: only the three are in a run, where a double read is a straddled seam.

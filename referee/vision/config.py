@@ -80,6 +80,11 @@ class VisionConfig:
     relook_shift: float = 0.08
     relook_steps: int = 2
     relook_support: int = 2
+    # A tile packed among touching ones gets the second look too, but its rectangle is less sure
+    # of its place: it needs relook_packed_support agreeing sure readings (of the 24), and a
+    # double is never taken from it (moved along a line, it straddles a seam, and the halves
+    # either side of a seam in a legal line match). 0 turns it off.
+    relook_packed_support: int = 6
     min_margin: float = 0.18
     min_confidence: float = 0.5
     # A tile whose halves are shorter than this (full-resolution pixels) is uncertain whatever its
@@ -163,6 +168,7 @@ class VisionConfig:
             ("relook_shift", 0 <= self.relook_shift < 0.5),
             ("relook_steps", self.relook_steps >= 1),
             ("relook_support", self.relook_support >= 0),
+            ("relook_packed_support", self.relook_packed_support >= 0),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
             ("min_cell_px", self.min_cell_px >= 0),

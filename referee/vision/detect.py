@@ -209,11 +209,14 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     down: list[FaceDown] = []
     for k, ((corners, evidence, legible), full) in enumerate(zip(items, fulls, strict=True)):
         reading = decide(evidence, contrast, config)
-        if (reading.pips is not None and reading.confidence < config.min_confidence and legible
-                and contrast is not None and not full.packed and config.relook_support > 0):
-            # A single tile only: a rectangle moved along a line of touching tiles straddles a
-            # seam, and in a legal line the two halves either side of a seam match (a double).
-            reading = relook(image, full, reading, contrast, config)
+        if reading.pips is not None and reading.confidence < config.min_confidence and legible \
+                and contrast is not None:
+            if not full.packed and config.relook_support > 0:
+                reading = relook(image, full, reading, contrast, config)
+            elif full.packed and config.relook_packed_support > 0:
+                # Moved along a line of touching tiles, a rectangle straddles a seam, and in a
+                # legal line the two halves either side of a seam match: no double from it.
+                reading = relook(image, full, reading, contrast, config, config.relook_packed_support, False)
         straddle = k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):

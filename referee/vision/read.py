@@ -248,11 +248,14 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     return Reading((a, b), float(min(ca, cb, sure) * agree))
 
 
-def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig) -> Reading:
-    """A second look at a single tile read unsure at ``box`` (full-resolution pixels): read again
+def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
+           support: int | None = None, doubles: bool = True) -> Reading:
+    """A second look at a tile read unsure at ``box`` (full-resolution pixels): read again
     with the box moved along and across by up to ``relook_shift`` of its sides. The tile is read when
-    at least ``relook_support`` of those readings are sure and every sure one agrees; the
-    confidence is the least of theirs. Otherwise the first, unsure reading stands."""
+    at least ``support`` (default ``relook_support``) of those readings are sure and every sure
+    one agrees, and, unless ``doubles``, that reading is not a double; the confidence is the
+    least of theirs. Otherwise the first, unsure reading stands."""
+    need = config.relook_support if support is None else support
     steps = np.linspace(-config.relook_shift, config.relook_shift, 2 * config.relook_steps + 1)
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
@@ -266,6 +269,9 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
             reading = decide(gather(rectify(image, moved.corners(), config.cell_px), config), contrast, config)
             if reading.pips is not None and reading.confidence >= config.min_confidence:
                 sure.append(reading)
-    if len(sure) < config.relook_support or len({r.pips for r in sure}) != 1:
+    if len(sure) < max(need, 1) or len({r.pips for r in sure}) != 1:
+        return first
+    pips = sure[0].pips
+    if not doubles and pips is not None and pips[0] == pips[1]:
         return first
     return Reading(sure[0].pips, min(r.confidence for r in sure))
