@@ -366,6 +366,21 @@ def test_face_down_tiles_pushed_about_are_no_draw() -> None:
     assert ref.hand.held_count(1) == 7
 
 
+def test_face_down_tiles_read_as_unreadable_faces_are_no_draw() -> None:
+    """Vision may take a plain back for a face it cannot read: the tile still lies where it lay,
+    so its place is not emptied, however long the misreading lasts."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    backs = [tile(0, 0, x, y, 90.0, uncertain=True) for x, y in boneyard(14)[10:]]
+    for frame in (3, 4, 5, 6):
+        assert ref.observe(state(frame, OPEN_63, *backs, down=10)) == []
+    assert ref.hand.held_count(1) == 7
+    # Two of the tiles still read face down taken away: those are draws.
+    assert ref.observe(state(7, OPEN_63, *backs, down=8)) == []
+    assert ref.observe(state(8, OPEN_63, *backs, down=8)) == [Event(7, Kind.DRAW, player=1)] * 2
+
+
 def test_a_draw_seen_with_the_drawers_play_goes_in_before_it() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, down=14))

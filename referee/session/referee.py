@@ -103,7 +103,10 @@ class Referee(Plays):
         too (a tile vision missed in one state is no draw), and only as many as the places
         newly showing a face-down tile do not make up (tiles pushed about). The draws then go
         in where they happened: by the player to move then, before any play since. Both states
-        must show that many fewer face-down tiles in all, too."""
+        must show that many fewer face-down tiles in all, too.
+
+        Vision may take a plain back for a face it cannot read: no place where any tile lies,
+        even one read face up, is emptied."""
         here = list(state.face_down_at)
         window = self.config.boneyard_states
         if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
@@ -111,9 +114,10 @@ class Referee(Plays):
             self._down_counts = [*self._down_counts, len(here)][-window:]
             return
         reach = self._tile_reach(state)
+        lying = [t.reading.center for t in state.tiles]
 
         def empty(p: tuple[float, float]) -> bool:
-            return not any(math.dist(p, q) < reach for q in here)
+            return not any(math.dist(p, q) < reach for q in [*here, *lying])
 
         if self._tentative is not None:
             places, frame, index, drawn = self._tentative
