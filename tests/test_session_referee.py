@@ -416,6 +416,20 @@ def test_the_last_tile_missed_in_one_state_is_not_taken_back() -> None:
     assert line(ref) == ["6-3", "3-4"]
 
 
+def test_draws_seen_with_a_play_laid_before_them_go_in_after_it() -> None:
+    """Player 1's tile lay on the table unreadable before the face-down tiles went; it is read
+    in the state that shows them gone: the play came first, and player 0 drew."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    assert kinds(ref.observe(state(2, OPEN_63, down=14))) == [Kind.PLAY]
+    assert ref.observe(state(3, OPEN_63, dataclasses.replace(RIGHT_34, uncertain=True), down=14)) == []
+    got = ref.observe(state(4, OPEN_63, RIGHT_34, down=12))
+    assert [(e.kind, e.tile, e.player) for e in got] == [(Kind.PLAY, "4-3", 1)]
+    assert ref.observe(state(5, OPEN_63, RIGHT_34, down=12)) == [Event(4, Kind.DRAW, player=0)] * 2
+    assert [a.kind for a in ref.hand.moves] == ["play", "play", "draw", "draw"]
+    assert ref.hand.turn == 0 and ref.hand.held_count(0) == 8
+
+
 # == the referee: by hand =====================================================================
 def test_passes_by_hand_when_nothing_can_be_drawn_block_the_hand() -> None:
     ref = Referee(BLOCK)

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable
 
 from referee.layout.geometry import Piece, piece
-from referee.rules import IllegalAction, Play, Tile
+from referee.rules import Action, IllegalAction, Play, Tile
 from referee.rules.scoring import Termination
 from referee.rules.table import End
 from referee.session.base import RefereeConfig, name_of
@@ -144,6 +144,10 @@ class Referee(Plays):
         return float(sorted(widths)[len(widths) // 2]) if widths else 20.0
 
     def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event]) -> None:
+        # A play whose tile lay on the table in a state before the face-down tiles went (and was
+        # read only later) came before the draws.
+        while index < self.hand.move_count() and self._laid_before(self.hand.moves[index], frame):
+            index += 1
         later = self.hand.moves[index:]
         order = self.hand.table.order
         arms = order[len(order) - sum(1 for m in later if m.kind == "play"):]
@@ -168,6 +172,11 @@ class Referee(Plays):
             return
         for event in done:
             self._emit(events, event)
+
+    def _laid_before(self, move: Action, frame: int) -> bool:
+        """Whether ``move`` is a play whose tile was on the table before ``frame``."""
+        seen = self._last_seen.get(str(move.tile)) if move.kind == "play" else None
+        return seen is not None and self._age(seen) < frame
 
     def _takeback(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
                   events: list[Event]) -> None:
