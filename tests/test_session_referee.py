@@ -684,6 +684,20 @@ def test_an_unreadable_tile_pinned_down_by_the_rules_is_played_marked_inferred()
     assert [(e.tile, e.end, e.inferred) for e in got] == [("4-3", "right", True), ("4-1", "right", None)]
 
 
+def test_an_unreadable_tile_does_not_stop_the_hand_once_the_rules_pin_it_down() -> None:
+    """4-3 laid at the right end and never read clearly; meanwhile 2-6 goes on the left end,
+    then 4-1 against the unread tile's far half. The referee waits while the unread tile could
+    be anything, and plays all three, in the order they were laid, once the rules pin it down."""
+    ref = opened()
+    unread = tile(3, 4, 480, 300, uncertain=True)
+    assert ref.observe(state(2, OPEN_63, unread)) == []
+    assert ref.observe(state(4, OPEN_63, unread, LEFT_26)) == []  # who laid 2-6 depends on 4-3
+    got = ref.observe(state(6, OPEN_63, unread, LEFT_26, tile(4, 1, 560, 300)))
+    assert [(e.tile, e.end, e.player, e.inferred) for e in got] == [
+        ("4-3", "right", 1, True), ("6-2", "left", 0, None), ("4-1", "right", 1, None)]
+    assert [e.frame for e in got] == [2, 4, 6]
+
+
 def test_a_double_laid_against_the_spinners_side_is_a_mismatch() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, across(6, 400, 300)))

@@ -84,7 +84,7 @@ class Plays(RefereeBase):
             touching_unknown = [p for p in unknown_new if p.index not in placed and any(
                 c.tile == p.index or c.other == p.index for c in found
                 if {c.tile, c.other} & {q.index for q in table_pieces.values()})]
-            if touching_unknown and not attempts:
+            if touching_unknown:
                 new_unread = [p for p in new if name_of(p.pips) not in table_pieces]
                 if self._deduce(state, touching_unknown, new_unread, found, table_pieces, events):
                     continue
