@@ -146,9 +146,10 @@ class Referee(Plays):
     def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event]) -> None:
         # A play whose tile lay on the table in a state before the face-down tiles went (and was
         # read only later) came before the draws.
-        while index < self.hand.move_count() and self._laid_before(self.hand.moves[index], frame):
+        moves = self.hand.moves
+        while index < len(moves) and self._laid_before(moves[index], frame):
             index += 1
-        later = self.hand.moves[index:]
+        later = moves[index:]
         order = self.hand.table.order
         arms = order[len(order) - sum(1 for m in later if m.kind == "play"):]
         for _ in later:
