@@ -150,16 +150,19 @@ _MASKS = np.array([[cell in pattern for cell in _CELLS] for pattern in PATTERNS]
 _NUMBERS = np.array(list(PATTERNS.values()))
 
 
-def _half(values: np.ndarray, cut: float) -> tuple[int, float]:
-    """The number one half shows and how sure: every real pattern costs the evidence it
-    overrides (a place it needs below the cut, a place it leaves empty above it); the cheapest
-    wins, and the confidence is how much dearer the cheapest other number is, in cuts."""
+def _half(values: np.ndarray, cut: float, most: int = 9) -> tuple[int, float]:
+    """The number one half shows and how sure: every real pattern of the set (numbers up to
+    ``most``) costs the evidence it overrides (a place it needs below the cut, a place it leaves
+    empty above it); the cheapest wins, and the confidence is how much dearer the cheapest other
+    number is, in cuts."""
     over = np.maximum(values - cut, 0.0)
     under = np.maximum(cut - values, 0.0)
-    cost = np.where(_MASKS, under[None, :], over[None, :]).sum(axis=1)
+    allowed = _NUMBERS <= most
+    masks, numbers = _MASKS[allowed], _NUMBERS[allowed]
+    cost = np.where(masks, under[None, :], over[None, :]).sum(axis=1)
     best = int(np.argmin(cost))
-    n = int(_NUMBERS[best])
-    other = cost[n != _NUMBERS]
+    n = int(numbers[best])
+    other = cost[n != numbers]
     margin = (float(other.min()) - float(cost[best])) / cut if len(other) else 1.0
     return n, float(np.clip(margin, 0.0, 1.0))
 
@@ -237,7 +240,7 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         # Each half against its own strongest pip: coloured sets give every number its colour.
         top = float(side[:, 2].max()) if len(side) else 0.0
         cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
-        n, sure_n = _half(grid[half], cut)
+        n, sure_n = _half(grid[half], cut, config.max_pips)
         count, _ = _count(side, cut)
         readings.append((n, sure_n if count == n else sure_n * config.disagree_confidence))
     (a, ca), (b, cb) = readings
