@@ -33,6 +33,7 @@ from referee.session.live import LatestFrames
 from referee.session.loop import Session
 from referee.session.referee import RefereeConfig
 from referee.session.sources import Frame
+from referee.vision.config import VisionConfig
 from referee.vision.detect import detect
 from referee.vision.images import read_image
 
@@ -94,10 +95,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from referee.session.stabilise import StabiliserConfig
     detect_ms: list[float] = []
+    vision = VisionConfig(max_pips=rules.max_pips)  # as referee watch reads: numbers of the set in play
 
     def timed_detect(image: object) -> object:
         t0 = time.perf_counter()
-        found = detect(image)  # type: ignore[arg-type]
+        found = detect(image, vision)  # type: ignore[arg-type]
         detect_ms.append(1000 * (time.perf_counter() - t0))
         return found
 
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     reference = []
     for rendered in list(camera.images)[:: max(1, len(camera.images) // 10)]:
         t0 = time.perf_counter()
-        detect(camera.images[rendered])
+        detect(camera.images[rendered], vision)
         reference.append(1000 * (time.perf_counter() - t0))
     latencies = []
     for tile, frame in truth_plays.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +38,7 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
     from referee.session.score import score_hand
     from referee.session.sources import FolderSource
     from referee.session.stabilise import StabiliserConfig
+    from referee.vision.config import VisionConfig
     from referee.vision.detect import detect
 
     path = Path(folder)
@@ -54,7 +56,8 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
     if camera is None and first.is_file():  # hands rendered before sequence.json kept the camera
         camera = json.loads(first.read_text(encoding="utf-8")).get("scene", {}).get("camera")
     seats = None if camera is None else seat_angles(camera_from_params(camera), rules.players)
-    session = Session(rules, detect, referee_config=RefereeConfig(opener=opener, seats=seats),
+    read = functools.partial(detect, config=VisionConfig(max_pips=rules.max_pips))  # numbers of the set in play
+    session = Session(rules, read, referee_config=RefereeConfig(opener=opener, seats=seats),
                       stabiliser=StabiliserConfig(stable_frames=stable_frames))
     start = time.perf_counter()
     frames = 0

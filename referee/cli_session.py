@@ -4,6 +4,7 @@ into ``referee.cli.build_parser`` by ``add_parsers``."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import queue
@@ -90,11 +91,13 @@ def _seats(text: str | None) -> tuple[float, ...] | None:
     return tuple(out)
 
 
-def _detector(args: argparse.Namespace) -> Callable[[Any], Detection]:
+def _detector(args: argparse.Namespace, max_pips: int) -> Callable[[Any], Detection]:
+    """The detector with the vision settings given, reading halves as numbers of the set in
+    play (up to ``max_pips``)."""
     from referee.cli_vision import _detector as make
     from referee.cli_vision import _settings
     config, profile = _settings(args)
-    return make(config, profile)
+    return make(dataclasses.replace(config, max_pips=max_pips), profile)
 
 
 def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
@@ -128,7 +131,7 @@ def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
         raise _user_error("--resume needs the event log to resume from (--log PATH)")
     resume = args.resume or (log is not None and getattr(args, "resume_unfinished", False)
                              and _unfinished(log, rules))
-    detect = (lambda image: image) if getattr(args, "from_json", False) else _detector(args)
+    detect = (lambda image: image) if getattr(args, "from_json", False) else _detector(args, rules.max_pips)
     settings = {"source": args.source_spec, "language": args.lang, "opener": args.opener, "names": names}
     try:
         session = Session(rules, detect, log=log, settings=settings, resume=resume,

@@ -117,3 +117,15 @@ def test_only_packed_boxes_end_to_end_in_a_straight_line_are_in_a_run() -> None:
     single = Box(600.0, 500.0, float(L), float(W), 30.0)
     assert in_runs([*line, across, single]) == {0, 1, 2}
     assert in_runs([single]) == set()
+
+
+def test_a_half_is_read_as_a_number_of_the_set_in_play() -> None:
+    # A blurred six: its two rows of three, and the middle place lit a little by its neighbours.
+    from referee.vision.read import _CELLS, _half
+
+    six = {(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)}
+    values = np.array([10.0 if cell in six else 6.0 if cell == (1, 1) else 0.5 for cell in _CELLS], np.float32)
+    cut = 5.0
+    assert _half(values, cut, 9)[0] == 7  # a double-nine set has sevens
+    n, sure = _half(values, cut, 6)
+    assert n == 6 and sure > 0  # a double-six set has none: the nearest number it has

@@ -157,7 +157,7 @@ def _half(values: np.ndarray, cut: float, most: int = 9) -> tuple[int, float]:
     number is, in cuts."""
     over = np.maximum(values - cut, 0.0)
     under = np.maximum(cut - values, 0.0)
-    allowed = _NUMBERS <= most
+    allowed = most >= _NUMBERS
     masks, numbers = _MASKS[allowed], _NUMBERS[allowed]
     cost = np.where(masks, under[None, :], over[None, :]).sum(axis=1)
     best = int(np.argmin(cost))
