@@ -126,6 +126,28 @@ def test_an_occluded_frame_breaks_the_run() -> None:
     assert got is not None and got.frame == 3
 
 
+def test_a_frame_in_which_vision_found_nothing_is_skipped() -> None:
+    """Vision that finds nothing at all in every other frame (its face colour flipping to a
+    patch of the table) must not keep the table from ever being stable."""
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    det, blank = detection(OPEN_63, down=14), detection()
+    assert stab.feed(0, det) is None
+    assert stab.feed(1, blank) is None
+    got = stab.feed(2, det)
+    assert got is not None and (got.frame, got.last, got.frames) == (0, 2, 2)
+    assert got.names() == {"6-3"} and got.face_down == 14
+
+
+def test_a_table_cleared_for_stable_frames_frames_is_empty() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    det, blank = detection(OPEN_63), detection()
+    stab.feed(0, det)
+    assert stab.feed(1, det) is not None
+    assert [stab.feed(i, blank) for i in (2, 3)] == [None, None]  # one could be a dropout
+    got = stab.feed(4, blank)
+    assert got is not None and got.tiles == () and got.face_down == 0 and got.frame == 3
+
+
 def test_a_flickering_value_is_voted() -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=3))
     stab.feed(0, detection(tile(6, 3, 400, 300)))
@@ -192,9 +214,10 @@ def test_a_tile_moving_far_starts_a_new_run() -> None:
                          ids=["appears", "disappears"])
 def test_a_tile_appearing_or_disappearing_starts_a_new_run(second: tuple[TileReading, ...], names: set[str]) -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=2))
-    assert stab.feed(0, detection(OPEN_63)) is None
-    assert stab.feed(1, detection(*second)) is None
-    got = stab.feed(2, detection(*second))
+    # (the boneyard stays in view: a frame in which nothing at all is found is a dropout, below)
+    assert stab.feed(0, detection(OPEN_63, down=3)) is None
+    assert stab.feed(1, detection(*second, down=3)) is None
+    got = stab.feed(2, detection(*second, down=3))
     assert got is not None and got.frame == 1
     assert got.names() == names
 

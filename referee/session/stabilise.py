@@ -98,14 +98,24 @@ class Stabiliser:
         self._run: list[tuple[int, Detection]] = []
         self._tracks: list[_Track] = []
         self._emitted: tuple[tuple[str, bool | int], ...] | None = None
+        self._blank = 0  # frames in a row in which vision found nothing at all
 
     def reset(self) -> None:
-        self._run, self._tracks, self._emitted = [], [], None
+        self._run, self._tracks, self._emitted, self._blank = [], [], None, 0
 
     def feed(self, frame: int, detection: Detection) -> StableState | None:
         if detection.occluded:
             self.reset()
             return None
+        # A frame in which vision found nothing at all, while the run shows tiles, is a dropout
+        # (the table's tiles do not all go between two frames): skipped, not a new run, unless
+        # it lasts ``stable_frames`` frames (the table was cleared).
+        if detection.tiles or detection.face_down or not any(d.tiles or d.face_down for _, d in self._run):
+            self._blank = 0
+        else:
+            self._blank += 1
+            if self._blank < self.config.stable_frames:
+                return None
         pairs = self._pairs(detection) if self._run else None
         if pairs is None:
             self._run = []
