@@ -270,6 +270,7 @@ def test_profile_geometry() -> None:
     ({"markers_mm": [[0, 0], [1]]}, "markers_mm"),
     ({"vision": {"max_pips": 7}}, "max_pips"),
     ({"vision": {"relook_packed_support": -1}}, "relook_packed_support"),
+    ({"vision": {"work_side": 100}}, "work_side"),
     ({"vision": {"bogus": 1}}, "bogus"),
     ({"version": 9}, "version"),
     ({"extra": 1}, "extra"),

@@ -27,7 +27,10 @@ class VisionConfig:
     # Smallest and largest tile length (pixels) the size estimate may settle on.
     min_tile_px: float = 24.0
     max_tile_px: float = 800.0
-    # Frames whose tiles are shorter than this (pixels) are enlarged to it for segmentation.
+    # Segmentation runs on the frame shrunk to at most this many pixels on its longer side (pips
+    # are read at full size) ...
+    work_side: int = 1280
+    # ... and frames whose tiles are shorter than this (pixels) are enlarged to it for segmentation.
     work_tile_px: float = 40.0
     # Table-vs-tile: a pixel is tile face when its colour is likelier the face's than the table's
     # and within this many standard deviations (Mahalanobis) of the face colour.
@@ -144,6 +147,7 @@ class VisionConfig:
             ("tile_px", self.tile_px is None or self.tile_px > 0),
             ("profile_trust", self.profile_trust > 1),
             ("min_tile_px", 0 < self.min_tile_px < self.max_tile_px),
+            ("work_side", 320 <= self.work_side <= 8192),
             ("work_tile_px", 16 <= self.work_tile_px <= 256),
             ("face_reach", self.face_reach > 0),
             ("table_reach", self.table_reach > 0),

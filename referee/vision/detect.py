@@ -31,10 +31,6 @@ from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
 __all__ = ["ImageError", "detect"]
 
-#: Segmentation runs on frames no larger than this (longer side, pixels); pips are read at full size.
-_WORK_SIDE = 1280
-
-
 def _check(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.size == 0 or image.ndim not in (2, 3):
         raise ImageError("expected a BGR image (height x width x 3 uint8)")
@@ -103,7 +99,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     if config is None:
         config = profile.vision if profile is not None else VisionConfig()
     h, w = image.shape[:2]
-    scale = min(1.0, _WORK_SIDE / max(h, w))
+    scale = min(1.0, config.work_side / max(h, w))
     known = profile.tile_px(w, h) if profile is not None else config.tile_px
     view = _View.of(image, scale)
     model = fit_table(view.lab)
