@@ -243,30 +243,6 @@ def test_a_face_down_tile_among_face_up_ones_is_face_down(seed: int) -> None:
     assert (len(d.tiles), len(d.face_down)) == (6, 1)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_big_patches_shaped_like_tiles_do_not_outweigh_many_small_tiles(seed: int) -> None:
-    """A boneyard of backs and one face beside two big tile-shaped patches of another colour (a
-    wood table's dark planks): the set's tiles are many and alike, so their colour is the face
-    colour, though the patches cover more of the frame."""
-    rng = np.random.default_rng(3300 + seed)
-    shape = (720, 1280)
-    canvas = table(rng, FELT, shape=shape)
-    faces: list[tuple[int, int] | None] = [(6, 2)] + [None] * 9
-    truth = []
-    for pips, (x, y, angle) in zip(faces, places(rng, len(faces), (shape[0], 860)), strict=True):
-        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, y, angle)
-        truth.append((pips, (x, y)))
-    for y in (190, 530):  # 300 x 150 pixels: the tiles' proportions, six times their area
-        canvas[y - 75:y + 75, 930:1230] = np.asarray((30, 80, 60), np.float32) + rng.normal(0, 3, (150, 300, 3))
-    d = run(finish(canvas, rng))
-    # The face is read, and every back is found face down where it lies (what becomes of the
-    # patches themselves is not this test's business).
-    assert [t.pips in ((6, 2), (2, 6)) for t in d.tiles] == [True]
-    assert math.dist(d.tiles[0].center, truth[0][1]) < 0.1 * L
-    for _, centre in truth[1:]:
-        assert min(math.dist(f.center, centre) for f in d.face_down) < 0.1 * L
-
-
 def test_a_double_blank_face_up_is_a_tile_not_a_back() -> None:
     # A double blank shows a divider and no pips; a back shows neither. Twenty seeded frames,
     # each with a double blank among five face-up tiles and a back.

@@ -8,7 +8,6 @@ Colours are OpenCV's 8-bit Lab (L 0..255, a and b offset by 128), as float32."""
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import cv2
 import numpy as np
@@ -267,18 +266,15 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
                                                                   close), connectivity=4)[:3] for j in range(k)]
     for _, comp, stats in labelled:
         keep, lengths, marked = _tile_like(comp, stats, aspect, fg.shape, (x0, y0))
-        # Each blob weighs its size (its area's root: a set's tiles are many and alike; a
-        # patch of grain shaped like a tile may be big), twice when it holds pips.
-        sizes = np.sqrt(stats[:, cv2.CC_STAT_AREA].astype(np.float64))
-        score = float(sizes[keep].sum()) + float(sizes[marked].sum())
+        areas = stats[:, cv2.CC_STAT_AREA]
+        score = float(areas[keep].sum()) + float(areas[marked].sum())
         if lengths and (best is None or score > best[0]):
             best = (score, comp, stats, keep, lengths)
     # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
     # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
     # win when they outweigh the single tiles (each counted twice when it holds pips).
     chain = _chain_arms(labelled, config, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
-    # The arms in the same weight: their count of tiles, each weighing its size.
-    if chain is not None and (best is None or chain[2] * math.sqrt(aspect) / chain[1] > best[0]):
+    if chain is not None and (best is None or chain[2] > best[0]):
         tiles, length = chain[0], chain[1]
     elif best is not None:
         _, comp, stats, keep, lengths = best
