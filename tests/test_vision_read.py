@@ -107,6 +107,49 @@ def test_a_packed_tile_second_look_never_takes_a_straddled_seam_for_a_double(see
     assert unsure >= 1, "the moved rectangles should leave some tiles unsure"
 
 
+def crossed_double(rng: np.random.Generator) -> tuple[np.ndarray, Box, int]:
+    """A frame holding a double lying across a line of play, a tile against each of its long
+    sides (as a spinner is laid), at a random angle; the double's true box and number."""
+    b = int(rng.integers(1, 7))
+    a, c = (int(v) for v in rng.choice([n for n in range(7) if n != b], size=2, replace=False))
+    shape = (360, 480)
+    angle = float(rng.uniform(0, 180))  # the line's direction; the double lies across it
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    x, y = shape[1] / 2, shape[0] / 2
+    reach = (W + L) / 2  # from the double's centre to a neighbour's
+    canvas = table(rng, FELT, shape=shape)
+    canvas = lay(canvas, sprite((b, b), IVORY, DARK_INK), x, y, angle + 90)
+    canvas = lay(canvas, sprite((a, b), IVORY, DARK_INK), x - reach * ux, y - reach * uy, angle)
+    canvas = lay(canvas, sprite((b, c), IVORY, DARK_INK), x + reach * ux, y + reach * uy, angle)
+    return finish(canvas, rng), Box(x, y, float(L), float(W), angle + 90, True), b
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_double_across_a_line_is_read_on_a_second_look_or_left_unsure(seed: int) -> None:
+    # A double across the line is packed with its neighbours but lies in no straight run: moved
+    # along its own length its box straddles no seam, so its second look may read a double.
+    config = VisionConfig()
+    rng = np.random.default_rng(7200 + seed)
+    read = unsure = 0
+    for _ in range(6):
+        image, true_box, b = crossed_double(rng)
+        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
+        assert read_at(image, true_box, config, contrast).pips == (b, b)
+        off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.04, 0.08),
+                    float(rng.choice([-1, 1])) * rng.uniform(0.08, 0.12))
+        first = read_at(image, off, config, contrast)
+        if first.pips is None or first.confidence >= config.min_confidence:
+            continue
+        unsure += 1
+        second = relook(image, off, first, contrast, config, config.relook_packed_support, True)
+        if second.confidence >= config.min_confidence:
+            assert second.pips == (b, b), f"{b}-{b} read surely as {second.pips} on a second look"
+            read += 1
+        else:
+            assert second == first
+    assert unsure >= 1 and read >= 1, f"{read} of {unsure} unsure doubles read on a second look"
+
+
 def test_only_packed_boxes_end_to_end_in_a_straight_line_are_in_a_run() -> None:
     # Three packed tiles end to end along x, a double lying across their line at the end, and a
     # loose single tile: only the three are in a run, where a double read is a straddled seam.

@@ -84,9 +84,10 @@ class VisionConfig:
     relook_steps: int = 2
     relook_support: int = 2
     # A tile packed among touching ones gets the second look too, but its rectangle is less sure
-    # of its place: it needs relook_packed_support agreeing sure readings (of the 24), and a
-    # double is never taken from it (moved along a line, it straddles a seam, and the halves
-    # either side of a seam in a legal line match). 0 turns it off.
+    # of its place: it needs relook_packed_support agreeing sure readings (of the 24), and no
+    # double is taken from a rectangle in a straight run (moved along a line, it straddles a
+    # seam, and the halves either side of a seam in a legal line match), nor a double blank
+    # from any. 0 turns it off.
     relook_packed_support: int = 6
     min_margin: float = 0.18
     min_confidence: float = 0.5

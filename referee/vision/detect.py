@@ -211,8 +211,12 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                 reading = relook(image, full, reading, contrast, config)
             elif full.packed and config.relook_packed_support > 0:
                 # Moved along a line of touching tiles, a rectangle straddles a seam, and in a
-                # legal line the two halves either side of a seam match: no double from it.
-                reading = relook(image, full, reading, contrast, config, config.relook_packed_support, False)
+                # legal line the two halves either side of a seam match: no double from a
+                # rectangle in a straight run (a double across the line may be one). Nor a
+                # double blank: a moved rectangle takes a seam or an edge for its divider.
+                again = relook(image, full, reading, contrast, config, config.relook_packed_support,
+                               k not in along_run)
+                reading = reading if again.pips == (0, 0) else again
         straddle = k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):
