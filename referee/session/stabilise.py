@@ -110,7 +110,8 @@ class Stabiliser:
         # A frame in which vision found nothing at all, while the run shows tiles, is a dropout
         # (the table's tiles do not all go between two frames): skipped, not a new run, unless
         # it lasts ``stable_frames`` frames (the table was cleared).
-        if detection.tiles or detection.face_down or not any(d.tiles or d.face_down for _, d in self._run):
+        latest = self._run[-1][1] if self._run else None
+        if detection.tiles or detection.face_down or latest is None or not (latest.tiles or latest.face_down):
             self._blank = 0
         else:
             self._blank += 1
