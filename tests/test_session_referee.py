@@ -721,6 +721,20 @@ def test_an_unreadable_tile_does_not_stop_the_hand_once_the_rules_pin_it_down() 
     assert [e.frame for e in got] == [2, 4, 6]
 
 
+def test_a_tile_laid_where_an_illegal_one_was_taken_back_is_dated_from_when_it_came() -> None:
+    """Player 1 tries 4-3 the wrong way round and takes it back, lays 2-6 on the left (read only
+    later), and then player 0 lays 4-3 where the wrong one lay. The place is new again: 4-3 is
+    the later play, not one dated from the illegal try."""
+    ref = opened()
+    (illegal,) = ref.observe(state(2, OPEN_63, WRONG_43))
+    assert (illegal.kind, illegal.tile, illegal.player) == (Kind.ILLEGAL, "4-3", 1)
+    assert ref.observe(state(4, OPEN_63)) == []  # taken back
+    assert ref.observe(state(6, OPEN_63, dataclasses.replace(LEFT_26, uncertain=True))) == []
+    got = ref.observe(state(8, OPEN_63, LEFT_26, RIGHT_34))
+    assert [(e.kind, e.tile, e.player, e.frame) for e in got] == [
+        (Kind.PLAY, "6-2", 1, 6), (Kind.PLAY, "4-3", 0, 8)]
+
+
 def test_a_double_laid_against_the_spinners_side_is_a_mismatch() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, across(6, 400, 300)))

@@ -68,6 +68,7 @@ class RefereeBase:
         self.hand: Hand = self.match.new_hand()
         self.history: list[Event] = []
         self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
+        self._pending_at: dict[str, Piece] = {}  # where each of them was read
         self.face_down: int | None = None  # the boneyard as last confirmed
         self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie
         # places emptied in one state, waiting for the next: (places, frame, moves so far, draws)
@@ -107,6 +108,11 @@ class RefereeBase:
             if math.dist(p.centre, where.centre) < 0.5 * where.width:
                 return p
         return None
+
+    def _forget(self, p: Piece) -> None:
+        """The place ``p`` lay is empty again: a tile laid there later is dated from then, not
+        from when ``p`` first showed (a tile laid where an illegal one was taken back)."""
+        self._seen = [(c, f) for c, f in self._seen if math.dist(c, p.centre) >= 0.5 * p.width]
 
     def _age(self, p: Piece) -> int:
         """The first stable state's frame that showed a tile where ``p`` lies."""

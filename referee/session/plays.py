@@ -24,6 +24,8 @@ class Plays(RefereeBase):
         for name in list(self.pending):
             if name not in decided:
                 del self.pending[name]  # the illegal tile was taken back
+                if (where := self._pending_at.pop(name, None)) is not None:
+                    self._forget(where)
         known = [self._last_seen[n] for n in table_names if n in self._last_seen]
         unknown_new = [p for p, t in zip(pieces, state.tiles, strict=True)
                        if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)]
@@ -185,6 +187,7 @@ class Plays(RefereeBase):
             points = self.hand.play(Play(tile), seat=seat)
         except IllegalAction as error:
             self.pending[str(tile)] = None
+            self._pending_at[str(tile)] = p
             self._emit(events, Event(when, Kind.ILLEGAL, tile=str(tile), reason=error.reason.value, player=seat))
             return
         self._last_seen[str(tile)] = p
@@ -213,6 +216,7 @@ class Plays(RefereeBase):
                 reason = error.reason.value
             else:
                 self.pending.pop(name, None)
+                self._pending_at.pop(name, None)
                 self._last_seen[name] = p
                 self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points))
                 self._after_play(state, events)
@@ -225,6 +229,7 @@ class Plays(RefereeBase):
         if state.tiles[p.index].votes < self.config.illegal_votes:
             return  # an illegal placement read surely only once may be a misread tile: wait for more
         self.pending[name] = end
+        self._pending_at[name] = p
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
 

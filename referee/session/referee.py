@@ -198,6 +198,7 @@ class Referee(Plays):
         self.gone[last] = self.gone.get(last, 0) + 1
         if self.gone[last] >= self.config.takeback_states:
             self.gone.pop(last)
+            self._forget(seen)
             self.hand.undo()
             self._emit(events, Event(state.frame, Kind.UNDO, tile=last, reason="play"))
 
@@ -299,6 +300,7 @@ class Referee(Plays):
         self.over = False
         self._cleared = 0
         self.pending.clear()
+        self._pending_at.clear()
         self.gone.clear()
         self.face_down = None
         self._tentative = None
