@@ -39,6 +39,25 @@ def read_at(image: np.ndarray, box: Box, config: VisionConfig, contrast: float) 
     return decide(gather(rectify(image, box.corners(), config.cell_px), config), contrast, config)
 
 
+def look_twice(image: np.ndarray, true_box: Box, truth: tuple[int, int], off: Box, config: VisionConfig,
+               support: int | None = None, doubles: bool = True) -> bool | None:
+    """Read the tile at its true box (it must read ``truth``: the frame's pip contrast is its own
+    strongest pip), then at ``off``. None when ``off`` reads surely or face down (no second look);
+    otherwise whether the second look read it. Checked on the way: the second look reads the
+    truth or leaves the first reading as it was, never a sure wrong one."""
+    contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
+    assert read_at(image, true_box, config, contrast).pips == truth
+    first = read_at(image, off, config, contrast)
+    if first.pips is None or first.confidence >= config.min_confidence:
+        return None
+    second = relook(image, off, first, contrast, config, support, doubles)
+    if second.confidence >= config.min_confidence:
+        assert second.pips == truth, f"{truth} read surely as {second.pips} on a second look"
+        return True
+    assert second == first, "an unsure second look must leave the first reading as it was"
+    return False
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
     config = VisionConfig()
@@ -46,21 +65,11 @@ def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
     read, unsure = 0, 0
     for pips in [NO_DOUBLE_BLANK[i] for i in rng.permutation(len(NO_DOUBLE_BLANK))[:8]]:
         image, true_box = one_tile(rng, pips)
-        # The frame's pip contrast: with one tile in the frame, its own strongest pip.
-        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
-        assert read_at(image, true_box, config, contrast).pips == pips
         off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.08, 0.12),
                     float(rng.choice([-1, 1])) * rng.uniform(0.06, 0.12))
-        first = read_at(image, off, config, contrast)
-        if first.pips is None or first.confidence >= config.min_confidence:
-            continue
-        unsure += 1
-        second = relook(image, off, first, contrast, config)
-        if second.confidence >= config.min_confidence:
-            assert second.pips == pips, f"{pips} read surely as {second.pips} after a second look"
-            read += 1
-        else:
-            assert second == first, "an unsure second look must leave the first reading as it was"
+        got = look_twice(image, true_box, pips, off, config)
+        unsure += got is not None
+        read += bool(got)
     # The offsets are within the second look's reach: most unsure tiles are read.
     assert unsure >= 2, "the moved rectangles should leave some tiles unsure"
     assert read >= unsure // 2, f"only {read} of {unsure} unsure tiles read on a second look"
@@ -92,18 +101,9 @@ def test_a_packed_tile_second_look_never_takes_a_straddled_seam_for_a_double(see
     unsure = 0
     for _ in range(6):
         image, true_box, pips = legal_line(rng)
-        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
-        assert read_at(image, true_box, config, contrast).pips == pips
         off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.1, 0.45), 0.0)
-        first = read_at(image, off, config, contrast)
-        if first.pips is None or first.confidence >= config.min_confidence:
-            continue
-        unsure += 1
-        second = relook(image, off, first, contrast, config, config.relook_packed_support, False)
-        if second.confidence >= config.min_confidence:
-            assert second.pips == pips, f"{pips} read surely as {second.pips} on a packed second look"
-        else:
-            assert second == first
+        got = look_twice(image, true_box, pips, off, config, config.relook_packed_support, doubles=False)
+        unsure += got is not None
     assert unsure >= 1, "the moved rectangles should leave some tiles unsure"
 
 
@@ -133,20 +133,11 @@ def test_a_double_across_a_line_is_read_on_a_second_look_or_left_unsure(seed: in
     read = unsure = 0
     for _ in range(6):
         image, true_box, b = crossed_double(rng)
-        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
-        assert read_at(image, true_box, config, contrast).pips == (b, b)
         off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.04, 0.08),
                     float(rng.choice([-1, 1])) * rng.uniform(0.08, 0.12))
-        first = read_at(image, off, config, contrast)
-        if first.pips is None or first.confidence >= config.min_confidence:
-            continue
-        unsure += 1
-        second = relook(image, off, first, contrast, config, config.relook_packed_support, True)
-        if second.confidence >= config.min_confidence:
-            assert second.pips == (b, b), f"{b}-{b} read surely as {second.pips} on a second look"
-            read += 1
-        else:
-            assert second == first
+        got = look_twice(image, true_box, (b, b), off, config, config.relook_packed_support, doubles=True)
+        unsure += got is not None
+        read += bool(got)
     assert unsure >= 1 and read >= 1, f"{read} of {unsure} unsure doubles read on a second look"
 
 

@@ -214,9 +214,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                 # legal line the two halves either side of a seam match: no double from a
                 # rectangle in a straight run (a double across the line may be one). Nor a
                 # double blank: a moved rectangle takes a seam or an edge for its divider.
-                again = relook(image, full, reading, contrast, config, config.relook_packed_support,
-                               k not in along_run)
-                reading = reading if again.pips == (0, 0) else again
+                reading = relook(image, full, reading, contrast, config, config.relook_packed_support,
+                                 doubles=k not in along_run, blank=False)
         straddle = k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]
         centre = corners.mean(axis=0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0)):

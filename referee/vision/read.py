@@ -252,12 +252,12 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
 
 
 def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
-           support: int | None = None, doubles: bool = True) -> Reading:
+           support: int | None = None, doubles: bool = True, blank: bool = True) -> Reading:
     """A second look at a tile read unsure at ``box`` (full-resolution pixels): read again
     with the box moved along and across by up to ``relook_shift`` of its sides. The tile is read when
     at least ``support`` (default ``relook_support``) of those readings are sure and every sure
-    one agrees, and, unless ``doubles``, that reading is not a double; the confidence is the
-    least of theirs. Otherwise the first, unsure reading stands."""
+    one agrees, and that reading is not a double unless ``doubles``, nor the double blank unless
+    ``blank``; the confidence is the least of theirs. Otherwise the first, unsure reading stands."""
     need = config.relook_support if support is None else support
     steps = np.linspace(-config.relook_shift, config.relook_shift, 2 * config.relook_steps + 1)
     a = math.radians(box.angle)
@@ -275,6 +275,7 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
     if len(sure) < max(need, 1) or len({r.pips for r in sure}) != 1:
         return first
     pips = sure[0].pips
-    if not doubles and pips is not None and pips[0] == pips[1]:
+    assert pips is not None  # sure readings are of faces
+    if (not doubles and pips[0] == pips[1]) or (not blank and pips == (0, 0)):
         return first
-    return Reading(sure[0].pips, min(r.confidence for r in sure))
+    return Reading(pips, min(r.confidence for r in sure))
