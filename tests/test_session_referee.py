@@ -741,3 +741,42 @@ def test_a_double_laid_against_the_spinners_side_is_a_mismatch() -> None:
     ref.observe(state(3, across(6, 400, 300), tile(6, 2, 440, 300)))  # 6-2 on the right long side
     (event,) = ref.observe(state(5, across(6, 400, 300), tile(6, 2, 440, 300), across(2, 360, 300)))
     assert (event.kind, event.tile, event.reason) == (Kind.ILLEGAL, "2-2", "mismatch")
+
+
+def test_an_unread_double_opener_is_pinned_down_by_the_tile_laid_against_it() -> None:
+    """The opening 6-6 lies across the line and no frame reads it surely (vision's doubtful
+    reading is 6-6); 6-2 laid against the middle of its long side says it is the double six.
+    The referee plays 6-6 then 6-2, not 6-2 as the opening."""
+    ref = Referee(FIVES)
+    opener = tile(6, 6, 400, 300, 90.0, uncertain=True)
+    assert ref.observe(state(0, opener)) == []
+    got = ref.observe(state(2, opener, tile(6, 2, 460, 300)))
+    assert [(e.frame, e.tile, e.end, e.player, e.points, e.inferred) for e in got] == [
+        (0, "6-6", None, 0, 0, True), (2, "6-2", "left", 1, 0, None)]
+
+
+def test_an_unread_opener_no_tile_pins_down_is_waited_for() -> None:
+    ref = Referee(FIVES)
+    blank_read = tile(0, 0, 400, 300, 90.0, uncertain=True)  # a crossing tile, doubtfully read 0-0
+    assert ref.observe(state(0, blank_read)) == []
+    assert ref.observe(state(2, blank_read, tile(6, 2, 460, 300))) == []  # one tile says 6, vision 0
+    assert ref.on_table() == []
+    lengthwise = tile(3, 5, 400, 300, uncertain=True)  # one end touched: the other could be anything
+    ref = Referee(FIVES)
+    assert ref.observe(state(0, lengthwise)) == []
+    assert ref.observe(state(2, lengthwise, tile(3, 1, 480, 300))) == []
+    got = ref.observe(state(4, lengthwise, tile(3, 1, 480, 300), tile(2, 6, 320, 300)))  # both ends now
+    assert [(e.frame, e.tile, e.player, e.inferred) for e in got] == [
+        (0, "6-3", 0, True), (2, "3-1", 1, None), (4, "6-2", 0, None)]
+
+
+def test_an_unread_double_across_an_open_end_is_the_double_of_the_end() -> None:
+    ref = opened()
+    doubtful = tile(3, 3, 460, 300, 90.0, uncertain=True)  # across the 3 end, read 3-3 but unsure
+    (play,) = ref.observe(state(2, OPEN_63, doubtful))
+    assert (play.tile, play.end, play.player, play.points, play.inferred) == ("3-3", "right", 1, 0, True)
+    ref = opened()
+    misread = tile(3, 5, 460, 300, 90.0, uncertain=True)  # read as no double: wait for more
+    assert ref.observe(state(2, OPEN_63, misread)) == []
+    got = ref.observe(state(4, OPEN_63, misread, tile(3, 1, 520, 300)))  # a 3 against its far side
+    assert [(e.tile, e.end, e.inferred) for e in got] == [("3-3", "right", True), ("3-1", "right", None)]

@@ -1,13 +1,14 @@
 """New tiles against the line: the opening, a play at the end a tile touches (judged by the
 rules), several at once (in the order they first showed, else reported and re-read), and a tile
-vision cannot read that the rules pin down between an open end and a clearly read neighbour."""
+vision cannot read that the rules pin down: between an open end and a clearly read neighbour,
+across an open end (a double), or the opening tile, by the clear tiles laid against it."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
 
-from referee.layout.geometry import Contact, Piece, contacts
+from referee.layout.geometry import Contact, Part, Piece, contacts
 from referee.rules import IllegalAction, Play, Tile
 from referee.rules.table import END_INDEX
 from referee.session.base import RefereeBase, name_of
@@ -48,9 +49,13 @@ class Plays(RefereeBase):
             clear = {q.index for q in new}
             first_clear = min(self._age(q) for q in new)
             doubtful = {u.index for u in unknown_new if self._age(u) <= first_clear}
-            if any({c.tile, c.other} & clear and {c.tile, c.other} & doubtful
-                   for c in contacts(pieces, self.config.reach, self.config.middle)):
-                return  # a tile against the new ones, there as early, cannot be read yet: wait
+            found = contacts(pieces, self.config.reach, self.config.middle)
+            if any({c.tile, c.other} & clear and {c.tile, c.other} & doubtful for c in found):
+                # A tile against the new ones, there as early, cannot be read yet: it opened,
+                # if the tiles laid against it pin it down; else wait.
+                if self._open_unread(state, [u for u in unknown_new if u.index in doubtful], new, found, events):
+                    self._plays(state, pieces, decided, events)  # the rest, against it
+                return
             ages = [self._age(p) for p in new]
             first = min(ages)
             oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
@@ -112,18 +117,25 @@ class Plays(RefereeBase):
         table = {q.index for q in table_pieces.values()}
         clear = {q.index: q for q in new}
         for u in unread:
-            if u.is_double:
-                continue
-            near = _half_against(u, found, table)
-            placement = place(self.hand.table, u, found, table_pieces)
-            if near is None or placement is None or placement.end is None or placement.reason is not None:
-                continue
-            far = 1 - near
-            seen = [w for q, w in _values_against(u, far, found, clear) if w == u.pips[far]]
-            value = self.hand.table.values[END_INDEX[placement.end]]
-            if not seen or not 0 <= value <= self.rules.max_pips:
-                continue
-            tile = Tile(value, seen[0])
+            pinned = self._across_end(u, found, table_pieces, clear)
+            if pinned is not None:
+                pips, placement = pinned
+            else:
+                if u.is_double:
+                    continue
+                near = _half_against(u, found, table)
+                where = place(self.hand.table, u, found, table_pieces)
+                if near is None or where is None or where.end is None or where.reason is not None:
+                    continue
+                placement = where
+                far = 1 - near
+                seen = [w for q, w in _values_against(u, far, found, clear) if w == u.pips[far]]
+                value = self.hand.table.values[END_INDEX[where.end]]
+                if not seen or not 0 <= value <= self.rules.max_pips:
+                    continue
+                pips = (value, seen[0]) if near == 0 else (seen[0], value)
+            assert placement.end is not None
+            tile = Tile(*pips)
             name = str(tile)
             if name in table_pieces or name in self.pending or any(name_of(q.pips) == name for q in new):
                 continue
@@ -132,13 +144,72 @@ class Plays(RefereeBase):
                 points = self.hand.play(Play(tile, placement.end), seat=seat)
             except IllegalAction:
                 continue
-            pips = (value, seen[0]) if near == 0 else (seen[0], value)
             self._last_seen[name] = table_pieces[name] = dataclasses.replace(u, pips=pips, uncertain=False)
             self._emit(events, Event(self._age(u), Kind.PLAY, tile=name, end=placement.end.value, player=seat,
                                      points=points, inferred=True))
             self._after_play(state, events)
             return True
         return False
+
+    def _across_end(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
+                    clear: dict[int, Piece]) -> tuple[tuple[int, int], Placement] | None:
+        """An unread tile lying across an open end (the end tile's end against the middle of its
+        long side) can only be the double of the end's number: pinned down when vision's own
+        doubtful reading is that double, or a clear tile against its other side shows it."""
+        by_index = {q.index: q for q in table_pieces.values()}
+        at_line = _middle_values(u, found, by_index)
+        if len(at_line) != 1:
+            return None
+        v = at_line[0][1]
+        beyond = [w for _, w in _middle_values(u, found, clear)]
+        if any(w != v for w in beyond) or (u.pips != (v, v) and not beyond):
+            return None
+        double = dataclasses.replace(u, pips=(v, v), uncertain=False)
+        placement = place(self.hand.table, double, found, table_pieces)
+        if placement is None or placement.end is None or placement.reason is not None:
+            return None
+        return (v, v), placement
+
+    def _open_unread(self, state: StableState, doubtful: list[Piece], new: list[Piece], found: list[Contact],
+                     events: list[Event]) -> bool:
+        """The opening tile, read by no frame, pinned down by the clear tiles laid against it
+        later: across the middle of its long side, the double of the number they show (vision's
+        doubtful reading that double, or a tile against each side showing it); lengthwise, a
+        clear tile against each of its ends gives both its numbers. Played, marked inferred;
+        False when nothing pins it down, or the oldest tile is not one alone."""
+        clear = {q.index: q for q in new}
+        ages = {u.index: self._age(u) for u in doubtful}
+        first = min(ages.values(), default=None)
+        oldest = [u for u in doubtful if ages[u.index] == first]
+        if len(oldest) != 1:
+            return False
+        u = oldest[0]
+        later = {i: q for i, q in clear.items() if self._age(q) > ages[u.index]}
+        crossing = _middle_values(u, found, later)
+        ends = [{w for _, w in _values_against(u, half, found, later)} for half in (0, 1)]
+        if crossing:
+            values = {w for _, w in crossing}
+            if len(values) != 1 or (len(crossing) < 2 and u.pips != (next(iter(values)),) * 2):
+                return False
+            v = values.pop()
+            pips = (v, v)
+        elif all(len(e) == 1 for e in ends):
+            pips = (next(iter(ends[0])), next(iter(ends[1])))
+        else:
+            return False
+        tile = Tile(*pips)
+        name = str(tile)
+        if any(name_of(q.pips) == name for q in new):
+            return False
+        seat = self._seat()
+        try:
+            points = self.hand.play(Play(tile), seat=seat)
+        except IllegalAction:
+            return False  # the rules say this tile cannot open: not what lies there
+        self._last_seen[name] = dataclasses.replace(u, pips=pips, uncertain=False)
+        self._emit(events, Event(ages[u.index], Kind.PLAY, tile=name, player=seat, points=points, inferred=True))
+        self._after_play(state, events)
+        return True
 
     def _several(self, state: StableState, new: list[Piece], found: list[Contact], table_pieces: dict[str, Piece],
                  events: list[Event]) -> None:
@@ -263,6 +334,13 @@ def _values_against(u: Piece, half: int, found: list[Contact], clear: dict[int, 
             q = clear[c.tile]
             out.append((q, q.pips[0] if q.is_double else q.pips[c.half]))
     return out
+
+
+def _middle_values(u: Piece, found: list[Contact], by: dict[int, Piece]) -> list[tuple[Piece, int]]:
+    """Tiles of ``by`` whose end touches the middle of a long side of ``u`` (the way a line
+    meets a double lying across it), each with the number of its touching half."""
+    return [(by[c.tile], by[c.tile].pips[c.half]) for c in found
+            if c.other == u.index and c.part is Part.MIDDLE and c.tile in by and c.half >= 0 and not c.side]
 
 
 def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
