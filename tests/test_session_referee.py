@@ -550,6 +550,27 @@ def test_a_domino_waits_for_the_reveal_and_scores_it() -> None:
     assert ref.observe(state(9, *LINE, *TOP_ROW, down=9)) == []
 
 
+def test_a_tile_laid_after_a_player_seemed_to_go_out_is_a_draw_the_camera_missed() -> None:
+    """Two tiles each: seat 0 opens 6-3, seat 1 plays 4-3, seat 0 draws where the camera does
+    not see it (the face-down count stays) and plays 2-6, seemingly its last tile. When seat 1
+    then lays 4-1 on the right end, seat 0 held one more: the draw goes in before its 2-6, and
+    the hand goes on rather than taking the line's new tile for a reveal."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26, down=10))
+    assert ref.waiting_reveal  # as far as the referee saw, seat 0 went out
+    got = ref.observe(state(6, OPEN_63, RIGHT_34, LEFT_26, tile(4, 1, 560, 300), down=10))
+    assert [(e.kind, e.tile, e.player, e.frame) for e in got] == [
+        (Kind.DRAW, None, 0, 4), (Kind.PLAY, "4-1", 1, 6)]
+    assert [(m.kind, m.player) for m in ref.hand.moves] == [
+        ("play", 0), ("play", 1), ("draw", 0), ("play", 0), ("play", 1)]
+    assert ref.hand.held_count(0) == 1 and ref.hand.held_count(1) == 0  # now seat 1 went out
+    outcome = ref.hand.outcome()
+    assert outcome is not None and outcome.winner == 1
+
+
 def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
     rules = Rules(Variant.DRAW, players=2, hand_size=2)
     ref = Referee(rules)

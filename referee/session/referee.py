@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from referee.layout.geometry import Piece, piece
+from referee.layout.geometry import Piece, contacts, piece
 from referee.rules import Action, IllegalAction, Play, Tile
 from referee.rules.scoring import Termination
 from referee.rules.table import End
 from referee.session.base import RefereeConfig, name_of
+from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.plays import Plays
 from referee.session.reveal import assign_seats
@@ -47,7 +48,7 @@ class Referee(Plays):
             self._stale = self._stale & state.names()
             if self._stale:
                 return events  # those tiles are the last hand's, not this one's: wait until they go
-        if self.waiting_reveal:
+        if self.waiting_reveal and not self._missed_draw(state, events):
             self._reveal(state, events)
             return events
         pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
@@ -201,6 +202,32 @@ class Referee(Plays):
             self._forget(seen)
             self.hand.undo()
             self._emit(events, Event(state.frame, Kind.UNDO, tile=last, reason="play"))
+
+    def _missed_draw(self, state: StableState, events: list[Event]) -> bool:
+        """A player seemed to lay their last tile, yet a new tile now lies on an open end: they
+        held one more, drawn where the camera did not see it. The draw goes in before that last
+        play, and the hand goes on (True); False when no tile says so."""
+        outcome = self.hand.outcome()
+        if outcome is None or outcome.termination is not Termination.DOMINO or not self.rules.drawing:
+            return False
+        last = self.hand.move(-1)
+        if last.kind != "play" or str(last.tile) not in self._last_seen:
+            return False
+        table_names = set(self.on_table())
+        pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
+        table_pieces = {t.name: pieces[i] for i, t in enumerate(state.tiles) if t.decided and t.name in table_names}
+        found = contacts(pieces, self.config.reach, self.config.middle)
+        laid = [p for p, t in zip(pieces, state.tiles, strict=True)
+                if t.decided and t.name not in table_names and t.name not in self.pending
+                and self._fits(p, place(self.hand.table, p, found, table_pieces) or Placement(None))]
+        if not laid:
+            return False
+        frame = self._age(self._last_seen[str(last.tile)])
+        self._confirm_draws(1, frame, self.hand.move_count() - 1, events)
+        if self.hand.is_over():
+            return False
+        self.waiting_reveal = False
+        return True
 
     def _reveal(self, state: StableState, events: list[Event]) -> None:
         """The players' tiles laid face up apart from the line: once every tile still held is
