@@ -10,7 +10,7 @@ import math
 
 from referee.layout.geometry import Contact, Part, Piece, contacts
 from referee.rules import IllegalAction, Play, Tile
-from referee.rules.table import END_INDEX
+from referee.rules.table import END_INDEX, End
 from referee.session.base import RefereeBase, name_of
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
@@ -110,49 +110,51 @@ class Plays(RefereeBase):
 
     def _deduce(self, state: StableState, unread: list[Piece], new: list[Piece], found: list[Contact],
                 table_pieces: dict[str, Piece], events: list[Event]) -> bool:
-        """The rules as a safety net for a tile vision cannot read: laid at an open end (its
-        near half must show the end's number) with a tile read clearly against its far half, and
-        its own far half read as that tile's number, it can only be that tile. Played, marked
-        inferred; False when no unread tile is pinned down like that."""
-        table = {q.index for q in table_pieces.values()}
+        """The rules as a safety net for a tile vision cannot read at an open end: pinned down
+        along the line (:meth:`_along_end`) or across it (:meth:`_across_end`), it can only be
+        that tile. Played, marked inferred; False when no unread tile is pinned down."""
         clear = {q.index: q for q in new}
         for u in unread:
-            pinned = self._across_end(u, found, table_pieces, clear)
-            if pinned is not None:
-                pips, placement = pinned
-            else:
-                if u.is_double:
-                    continue
-                near = _half_against(u, found, table)
-                where = place(self.hand.table, u, found, table_pieces)
-                if near is None or where is None or where.end is None or where.reason is not None:
-                    continue
-                placement = where
-                far = 1 - near
-                seen = [w for q, w in _values_against(u, far, found, clear) if w == u.pips[far]]
-                value = self.hand.table.values[END_INDEX[where.end]]
-                if not seen or not 0 <= value <= self.rules.max_pips:
-                    continue
-                pips = (value, seen[0]) if near == 0 else (seen[0], value)
-            assert placement.end is not None
+            pinned = self._across_end(u, found, table_pieces, clear) or self._along_end(u, found, table_pieces, clear)
+            if pinned is None:
+                continue
+            pips, end = pinned
             tile = Tile(*pips)
             name = str(tile)
             if name in table_pieces or name in self.pending or any(name_of(q.pips) == name for q in new):
                 continue
             seat = self._seat()
             try:
-                points = self.hand.play(Play(tile, placement.end), seat=seat)
+                points = self.hand.play(Play(tile, end), seat=seat)
             except IllegalAction:
                 continue
             self._last_seen[name] = table_pieces[name] = dataclasses.replace(u, pips=pips, uncertain=False)
-            self._emit(events, Event(self._age(u), Kind.PLAY, tile=name, end=placement.end.value, player=seat,
+            self._emit(events, Event(self._age(u), Kind.PLAY, tile=name, end=end.value, player=seat,
                                      points=points, inferred=True))
             self._after_play(state, events)
             return True
         return False
 
+    def _along_end(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
+                   clear: dict[int, Piece]) -> tuple[tuple[int, int], End] | None:
+        """An unread tile laid at an open end (its near half must show the end's number) with a
+        tile read clearly against its far half, and its own far half read as that tile's number:
+        its numbers, half 0 first, and the end."""
+        if u.is_double:
+            return None
+        near = _half_against(u, found, {q.index for q in table_pieces.values()})
+        where = place(self.hand.table, u, found, table_pieces)
+        if near is None or where is None or where.end is None or where.reason is not None:
+            return None
+        far = 1 - near
+        seen = [w for _, w in _values_against(u, far, found, clear) if w == u.pips[far]]
+        value = self.hand.table.values[END_INDEX[where.end]]
+        if not seen or not 0 <= value <= self.rules.max_pips:
+            return None
+        return ((value, seen[0]) if near == 0 else (seen[0], value)), where.end
+
     def _across_end(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
-                    clear: dict[int, Piece]) -> tuple[tuple[int, int], Placement] | None:
+                    clear: dict[int, Piece]) -> tuple[tuple[int, int], End] | None:
         """An unread tile lying across an open end (the end tile's end against the middle of its
         long side) can only be the double of the end's number: pinned down when vision's own
         doubtful reading is that double, or a clear tile against its other side shows it."""
@@ -168,7 +170,7 @@ class Plays(RefereeBase):
         placement = place(self.hand.table, double, found, table_pieces)
         if placement is None or placement.end is None or placement.reason is not None:
             return None
-        return (v, v), placement
+        return (v, v), placement.end
 
     def _open_unread(self, state: StableState, doubtful: list[Piece], new: list[Piece], found: list[Contact],
                      events: list[Event]) -> bool:

@@ -48,10 +48,10 @@ class Referee(Plays):
             self._stale = self._stale & state.names()
             if self._stale:
                 return events  # those tiles are the last hand's, not this one's: wait until they go
-        if self.waiting_reveal and not self._missed_draw(state, events):
+        pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
+        if self.waiting_reveal and not self._missed_draw(state, pieces, events):
             self._reveal(state, events)
             return events
-        pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         table_names = self.on_table()
         gone = [n for n in table_names if n not in decided
@@ -203,7 +203,7 @@ class Referee(Plays):
             self.hand.undo()
             self._emit(events, Event(state.frame, Kind.UNDO, tile=last, reason="play"))
 
-    def _missed_draw(self, state: StableState, events: list[Event]) -> bool:
+    def _missed_draw(self, state: StableState, pieces: list[Piece], events: list[Event]) -> bool:
         """A player seemed to lay their last tile, yet a new tile now lies on an open end: they
         held one more, drawn where the camera did not see it. The draw goes in before that last
         play, and the hand goes on (True); False when no tile says so."""
@@ -214,7 +214,6 @@ class Referee(Plays):
         if last.kind != "play" or str(last.tile) not in self._last_seen:
             return False
         table_names = set(self.on_table())
-        pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
         table_pieces = {t.name: pieces[i] for i, t in enumerate(state.tiles) if t.decided and t.name in table_names}
         found = contacts(pieces, self.config.reach, self.config.middle)
         laid = [p for p, t in zip(pieces, state.tiles, strict=True)
