@@ -138,6 +138,42 @@ def test_a_frame_in_which_vision_found_nothing_is_skipped() -> None:
     assert got.names() == {"6-3"} and got.face_down == 14
 
 
+def test_a_tile_vision_loses_in_one_frame_among_many_does_not_break_the_run() -> None:
+    """A crowded line: vision loses one of four tiles in one frame of three. The state still
+    comes after three frames, dated by the first, with all four tiles."""
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    full = detection(OPEN_63, RIGHT_34, LEFT_26, tile(4, 1, 560, 300))
+    lapse = detection(OPEN_63, RIGHT_34, tile(4, 1, 560, 300))
+    assert [stab.feed(i, d) for i, d in enumerate([full, lapse])] == [None, None]
+    got = stab.feed(2, full)
+    assert got is not None and (got.frame, got.last) == (0, 2)
+    assert got.names() == {"6-3", "4-3", "6-2", "4-1"}
+
+
+def test_a_tile_gone_for_stable_frames_frames_or_many_at_once_is_a_new_table() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    line = (OPEN_63, RIGHT_34, LEFT_26, tile(4, 1, 560, 300))
+    stab.feed(0, detection(*line))
+    assert stab.feed(1, detection(*line)) is not None
+    taken = detection(*line[:3])  # 4-1 taken back
+    assert stab.feed(2, taken) is None  # one frame: a lapse, the run goes on
+    assert stab.feed(3, taken) is None  # the second in a row: gone, a new run from here
+    got = stab.feed(4, taken)
+    assert got is not None and got.frame == 3 and got.names() == {"6-3", "4-3", "6-2"}
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(*line))
+    stab.feed(1, detection(*line))
+    assert stab.feed(2, detection(*line[:2])) is None  # two of four gone at once: a new run
+    got = stab.feed(3, detection(*line[:2]))
+    assert got is not None and got.frame == 2 and got.names() == {"6-3", "4-3"}
+
+
+def test_miss_share_must_be_a_share_below_one() -> None:
+    for bad in (-0.1, 1.0, "a third"):
+        with pytest.raises(ValueError, match="miss_share"):
+            StabiliserConfig(miss_share=bad)  # type: ignore[arg-type]
+
+
 def test_a_table_cleared_for_stable_frames_frames_is_empty() -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=2))
     det, blank = detection(OPEN_63), detection()

@@ -1,7 +1,8 @@
 """From frames to stable table states: a state counts only when several consecutive frames
 without an arm over the table show the same face-up tiles in the same places; each tile's value
 is voted over those frames, so a flickering pip count cannot produce a move, and face-down tiles
-count where at least half of them show one."""
+count where at least half of them show one. A tile vision misses in a frame or two, among
+many it reads, is a lapse, not a change of the table."""
 
 from __future__ import annotations
 
@@ -54,17 +55,22 @@ class StableState:
 class StabiliserConfig:
     """``stable_frames``: consecutive agreeing frames a state needs; ``min_votes``: confident
     readings a tile's value needs (and a strict majority); ``match``: how far (in tile widths)
-    a tile may move between frames and still be the same tile."""
+    a tile may move between frames and still be the same tile; ``miss_share``: the share of the
+    surely read tiles a frame may miss (for fewer than ``stable_frames`` frames in a row) and
+    still agree: vision loses a tile in a crowded frame now and then."""
 
     stable_frames: int = 2
     min_votes: int = 1
     match: float = 0.5
+    miss_share: float = 1 / 3
 
     def __post_init__(self) -> None:
         if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
             raise ValueError(f"stable_frames must be a whole number of frames >= 1, got {self.stable_frames!r}")
         if not isinstance(self.min_votes, int) or self.min_votes < 1:
             raise ValueError(f"min_votes must be a whole number >= 1, got {self.min_votes!r}")
+        if not (isinstance(self.miss_share, (int, float)) and 0 <= self.miss_share < 1):
+            raise ValueError(f"miss_share must be a share of the tiles from 0 to below 1, got {self.miss_share!r}")
         if not (isinstance(self.match, (int, float)) and 0 < self.match < 2):
             raise ValueError(f"match must be a number of tile widths between 0 and 2, got {self.match!r}")
 
@@ -143,8 +149,9 @@ class Stabiliser:
     def _pairs(self, detection: Detection) -> list[tuple[int, int]] | None:
         """Each tile's track (-1: a new track for a tile read uncertain), or None when the frame
         shows other tiles than the run: a tile read with confidence where the run has none, or
-        a tile the run read with confidence missing. Tiles only ever read uncertain may come and
-        go (vision's doubtful finds flicker); they do not break the agreement."""
+        tiles the run read with confidence missing (more than ``miss_share`` of them, or one for
+        ``stable_frames`` frames in a row). Tiles only ever read uncertain may come and go
+        (vision's doubtful finds flicker); they do not break the agreement."""
         pairs: list[tuple[int, int]] = []
         free = set(range(len(self._tracks)))
         for i, t in enumerate(detection.tiles):
@@ -157,14 +164,22 @@ class Stabiliser:
                 return None
             free.discard(best)
             pairs.append((i, best))
-        if any(self._tracks[k].firm for k in free):
-            return None
+        # A tile read surely that this frame misses is a lapse of vision while few are missed
+        # (at most ``miss_share`` of them) and only for less than ``stable_frames`` frames in a
+        # row; beyond that it is gone, and the table changed.
+        missing = [self._tracks[k] for k in free if self._tracks[k].firm]
+        if missing:
+            recent = {f for f, _ in self._run[max(0, len(self._run) - self.config.stable_frames + 1):]}
+            firm = sum(1 for t in self._tracks if t.firm)
+            if len(missing) > self.config.miss_share * firm or any(not recent & set(t.frames) for t in missing):
+                return None
         return pairs
 
     def _state(self) -> StableState:
-        # A doubtful find counts while it is seen in at least half the run's frames.
+        # A tile counts while it is seen in at least half the run's frames (a doubtful find
+        # flickers; vision loses a sure one now and then).
         half = len(self._run) / 2
-        tiles = tuple(self._vote(track) for track in self._tracks if track.firm or len(track.frames) >= half)
+        tiles = tuple(self._vote(track) for track in self._tracks if len(track.frames) >= half)
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
         places = self._face_down_places()
