@@ -837,3 +837,13 @@ def test_an_unread_double_across_an_open_end_is_the_double_of_the_end() -> None:
     assert ref.observe(state(2, OPEN_63, misread)) == []
     got = ref.observe(state(4, OPEN_63, misread, tile(3, 1, 520, 300)))  # a 3 against its far side
     assert [(e.tile, e.end, e.inferred) for e in got] == [("3-3", "right", True), ("3-1", "right", None)]
+
+
+def test_a_doubtful_second_box_on_a_table_tile_does_not_hold_up_the_hand() -> None:
+    """Vision finds the opener 6-3 twice: its box, and a doubtful box most of a tile along that
+    straddles its end and the empty table. Tiles are unique: the doubtful 6-3 beside the 6-3 is that
+    tile, not an unread new one, and 2-6 laid on the left is played without waiting for it."""
+    ref = opened()
+    ghost = tile(6, 3, 470, 300, uncertain=True)
+    (play,) = ref.observe(state(2, OPEN_63, ghost, LEFT_26))
+    assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "6-2", "left", 1)

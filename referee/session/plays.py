@@ -28,8 +28,11 @@ class Plays(RefereeBase):
                 if (where := self._pending_at.pop(name, None)) is not None:
                     self._forget(where)
         known = [self._last_seen[n] for n in table_names if n in self._last_seen]
+        # A doubtful find over a table tile, or read as a table tile beside where it lies (a box
+        # straddling it and its neighbour: tiles are unique), is that tile, not a new one.
         unknown_new = [p for p, t in zip(pieces, state.tiles, strict=True)
-                       if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)]
+                       if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)
+                       and not self._doubled(p, table_names)]
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
         table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
         used = {q.index for q in table_pieces.values()} | {q.index for q in new}
@@ -107,6 +110,12 @@ class Plays(RefereeBase):
                 self._several(state, [p for p, _ in attempts], found, table_pieces, events)
             if len(table_pieces) == before:
                 return
+
+    def _doubled(self, p: Piece, table_names: set[str]) -> bool:
+        """Whether ``p`` reads as a tile already on the table, less than a tile's length from
+        where that tile was last seen."""
+        last = self._last_seen.get(name_of(p.pips))
+        return name_of(p.pips) in table_names and last is not None and math.dist(p.centre, last.centre) < last.length
 
     def _deduce(self, state: StableState, unread: list[Piece], new: list[Piece], found: list[Contact],
                 table_pieces: dict[str, Piece], events: list[Event]) -> bool:
