@@ -253,6 +253,37 @@ def test_a_double_blank_face_up_is_a_tile_not_a_back() -> None:
     assert found == []
 
 
+def boneyard_and_line(rng: np.random.Generator, blank_at_end: bool) -> tuple[np.ndarray, tuple[float, float]]:
+    """Ten backs in two rows on the left, and on the right a tile x-0 with the double blank
+    across its 0 end (``blank_at_end``) or lying among the backs, side by side with them;
+    the frame and the double blank's centre."""
+    canvas = table(rng, FELT)
+    for k in range(10):
+        canvas = lay(canvas, sprite(None, IVORY, DARK_INK), 80 + (k % 5) * (W + 12), 180 + (k // 5) * (L + 40), 90.0)
+    x, y = 620.0, 320.0
+    canvas = lay(canvas, sprite((int(rng.integers(2, 7)), 0), IVORY, DARK_INK), x, y, 0.0)
+    blank = (x + L / 2 + W / 2 + 1, y) if blank_at_end else (80 + 5 * (W + 12), 180.0)
+    canvas = lay(canvas, sprite((0, 0), IVORY, DARK_INK), *blank, 90.0)
+    return finish(canvas, rng), blank
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_among_backs_a_double_blank_across_a_lines_end_is_an_unsure_face(seed: int) -> None:
+    # Where backs outnumber faces, a face with no pips reads as a back (a back may show a seam
+    # like a divider). Laid across the end of a face, as in a line of play, it is reported as
+    # the double blank, unsure, for the rules to judge; the same tile among the backs, side by
+    # side with them, stays a back.
+    image, blank = boneyard_and_line(np.random.default_rng(9100 + seed), blank_at_end=True)
+    d = run(image)
+    at = [t for t in d.tiles if math.dist(t.center, blank) < REACH]
+    assert [(t.pips, t.uncertain) for t in at] == [((0, 0), True)]
+    assert len(d.face_down) == 10
+    image, blank = boneyard_and_line(np.random.default_rng(9200 + seed), blank_at_end=False)
+    d = run(image)
+    assert not [t for t in d.tiles if math.dist(t.center, blank) < REACH]
+    assert len(d.face_down) == 11
+
+
 @pytest.mark.parametrize("seed", [41, 42])
 def test_tile_sized_blocks_on_the_floor_beyond_the_table_are_not_face_down_tiles(seed: int) -> None:
     # A parquet floor round the table (a dark floor with light blocks the size of a tile, in a

@@ -14,7 +14,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.refine import line_profile
 from referee.vision.split import Box
 
-__all__ = ["align_runs", "in_runs"]
+__all__ = ["align_runs", "at_ends", "in_runs"]
 
 
 def _crossed(boxes: list[Box], a: Box, b: Box, width: float) -> bool:
@@ -190,3 +190,26 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
                                            length=min(length, period)))
     out.extend(boxes[i] for i in packed if i not in done)
     return out, aligned
+
+
+def at_ends(boxes: list[Box], faces: set[int]) -> set[int]:
+    """Which boxes lie against a short end of one of the ``faces`` boxes: in line with it, end
+    to end (centres a tile's length apart), or across it as a double is laid (three quarters of
+    its length apart, at right angles). Tiles lie so in a line of play; backs in a pile lie
+    side by side, and their ends meet no face's end."""
+    out = set()
+    for i, b in enumerate(boxes):
+        if i in faces:
+            continue
+        for j in faces:
+            f = boxes[j]
+            r = math.radians(f.angle)
+            ux, uy = math.cos(r), math.sin(r)
+            along = abs((b.cx - f.cx) * ux + (b.cy - f.cy) * uy) / f.length
+            across = abs(-(b.cx - f.cx) * uy + (b.cy - f.cy) * ux) / f.width
+            turn = (b.angle - f.angle) % 180.0
+            square = min(turn, 180.0 - turn) > 60.0
+            if across < 0.35 and (0.65 < along < 0.85 if square else 0.9 < along < 1.15):
+                out.add(i)
+                break
+    return out

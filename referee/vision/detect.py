@@ -8,12 +8,12 @@ import dataclasses
 import cv2
 import numpy as np
 
-from referee.vision.chain import align_runs, in_runs
+from referee.vision.chain import align_runs, at_ends, in_runs
 from referee.vision.config import VisionConfig
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
 from referee.vision.profile import Profile
-from referee.vision.read import Evidence, decide, faces_contrast, gather, pip_contrast, rectify, relook
+from referee.vision.read import Evidence, Reading, decide, faces_contrast, gather, pip_contrast, rectify, relook
 from referee.vision.refine import refine, snap
 from referee.vision.segment import (
     Colour,
@@ -201,10 +201,17 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # reads as a double, sure of itself. A double lies across the line, so a double read on a
     # rectangle along a run of tiles end to end is uncertain.
     along_run = in_runs(boxes)
+    readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
+    # Among backs, a face with no pips (the double blank) is told from a back only where it lies:
+    # against the end of a face read surely, as in a line of play. There it is a face, read but
+    # not surely.
+    sure_faces = {k for k, r in enumerate(readings)
+                  if r.pips not in (None, (0, 0)) and r.confidence >= config.min_confidence}
+    blank_faces = at_ends(boxes, sure_faces) if few_faces else set()
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
-    for k, ((corners, evidence, legible), full) in enumerate(zip(items, fulls, strict=True)):
-        reading = decide(evidence, contrast, config)
+    for k, ((corners, _, legible), full) in enumerate(zip(items, fulls, strict=True)):
+        reading = readings[k]
         if reading.pips is not None and reading.confidence < config.min_confidence and legible \
                 and contrast is not None:
             if not full.packed and config.relook_support > 0:
@@ -218,7 +225,9 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                                  doubles=k not in along_run, blank=False)
         straddle = k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]
         centre = corners.mean(axis=0)
-        if reading.pips is None or (few_faces and reading.pips == (0, 0)):
+        if few_faces and reading.pips == (0, 0) and k in blank_faces:
+            reading = Reading((0, 0), 0.0)
+        if reading.pips is None or (few_faces and reading.pips == (0, 0) and k not in blank_faces):
             if table is None or _on(table, centre * scale):
                 down.append(FaceDown(point(centre), quad(corners)))
             continue
