@@ -168,10 +168,51 @@ def test_a_tile_gone_for_stable_frames_frames_or_many_at_once_is_a_new_table() -
     assert got is not None and got.frame == 2 and got.names() == {"6-3", "4-3"}
 
 
+def test_an_unsure_tiles_halves_read_surely_over_the_run_are_kept() -> None:
+    """A 4-3 read unsure in every frame: its 3 half surely each time, its 4 half as 4, 5 and 6
+    unsurely. The stable tile keeps the 3 as that half's sure number, and no number for the
+    other; a half read surely as two numbers has none either."""
+    stab = Stabiliser(StabiliserConfig(stable_frames=3))
+    frames = []
+    for other in (4, 5, 6):
+        t = dataclasses.replace(tile(3, other, 480, 300, uncertain=True), half_confidence=(0.9, 0.1))
+        frames.append(detection(OPEN_63, t))
+    got = [stab.feed(i, d) for i, d in enumerate(frames)][-1]
+    assert got is not None
+    (unsure,) = [t for t in got.tiles if not t.decided]
+    assert unsure.sure_halves == (3, None)
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    for i, near in enumerate((3, 2)):
+        t = dataclasses.replace(tile(near, 4, 480, 300, uncertain=True), half_confidence=(0.9, 0.1))
+        last = stab.feed(i, detection(OPEN_63, t))
+    assert last is not None and [t.sure_halves for t in last.tiles if not t.decided] == [(None, None)]
+
+
+def test_an_unread_tile_whose_far_half_is_read_surely_is_pinned_down_at_its_end() -> None:
+    """4-3 laid at the right end (3 against the opener's 3), read unsure in every frame: its
+    near half flickers, its far half reads 4 surely. The rules give the near half (3), vision the
+    far one: 4-3, played marked inferred. A far half read surely as blank is not enough (a box
+    slid off the tile's end reads the table as a blank half), nor as the end's number."""
+    def seen(far: int) -> StableState:
+        reading = tile(5, far, 480, 300, uncertain=True)
+        stable = (StableTile(OPEN_63, True, 2), StableTile(reading, False, 0, (None, far)))
+        return StableState(2, 3, 2, SIZE[0], SIZE[1], stable, 0)
+
+    ref = opened()
+    (play,) = ref.observe(seen(4))
+    assert (play.tile, play.end, play.player, play.inferred) == ("4-3", "right", 1, True)
+    for far in (0, 3):  # blank, or the end's own number (a double in line: a straddling box)
+        ref = opened()
+        assert ref.observe(seen(far)) == [] and ref.on_table() == ["6-3"]
+
+
 def test_miss_share_must_be_a_share_below_one() -> None:
     for bad in (-0.1, 1.0, "a third"):
         with pytest.raises(ValueError, match="miss_share"):
             StabiliserConfig(miss_share=bad)  # type: ignore[arg-type]
+    for bad in (0, 1.5, None):
+        with pytest.raises(ValueError, match="half_sure"):
+            StabiliserConfig(half_sure=bad)  # type: ignore[arg-type]
 
 
 def test_a_table_cleared_for_stable_frames_frames_is_empty() -> None:

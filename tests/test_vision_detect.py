@@ -526,7 +526,8 @@ def test_detection_json_shape_and_round_trip() -> None:
     assert json.loads(json.dumps(doc)) == doc  # plain JSON types only
     for tile in doc["tiles"]:
         assert {"pips", "halves", "corners", "center", "confidence"} <= set(tile)
-        assert set(tile) <= {"pips", "halves", "corners", "center", "confidence", "uncertain"}
+        assert set(tile) <= {"pips", "halves", "corners", "center", "confidence", "uncertain", "half_confidence"}
+        assert len(tile["half_confidence"]) == 2 and min(tile["half_confidence"]) <= tile["confidence"] + 1e-3
         assert len(tile["pips"]) == 2 and len(tile["halves"]) == 2 and len(tile["center"]) == 2
         assert len(tile["corners"]) == 4 and all(len(c) == 2 for c in tile["corners"])
     for back in doc["face_down"]:

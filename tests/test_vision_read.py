@@ -12,7 +12,7 @@ import math
 import cv2
 import numpy as np
 import pytest
-from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, L, W, finish, lay, sprite, table
+from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, PIP_LAYOUT, L, W, finish, lay, sprite, table
 
 from referee.vision.config import VisionConfig
 from referee.vision.read import Reading, decide, gather, rectify, relook
@@ -183,3 +183,25 @@ def test_a_double_six_across_a_line_keeps_its_width_when_fitted_to_its_face(seed
     fitted = snap(small, true_box, config.snap_reach, keep_length=True)
     assert fitted.width == pytest.approx(true_box.width, rel=0.15)
     assert math.dist((fitted.cx, fitted.cy), (true_box.cx, true_box.cy)) < 0.15 * true_box.width
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_half_that_makes_no_pattern_leaves_the_other_half_sure(seed: int) -> None:
+    # A 3-5 with one corner pip of its 5 rubbed out: that half (three corners and a middle)
+    # is no real number, so the tile is unsure; its 3 is read as surely as ever, and says so.
+    config = VisionConfig()
+    image, box = one_tile(np.random.default_rng(500 + seed), (3, 5))
+    contrast = float(gather(rectify(image, box.corners(), config.cell_px), config).pips.max())
+    whole = read_at(image, box, config, contrast)
+    assert whole.pips == (3, 5) and whole.confidence == min(whole.halves) >= config.min_confidence
+    a = math.radians(box.angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    u, v = PIP_LAYOUT[5][0]
+    along, across = (1 + u) * W - L / 2, v * W - W / 2
+    rubbed = image.copy()
+    cv2.circle(rubbed, (round(box.cx + ux * along + vx * across), round(box.cy + uy * along + vy * across)),
+               round(0.12 * W), IVORY, -1, cv2.LINE_AA)
+    got = read_at(rubbed, box, config, contrast)
+    assert got.confidence < config.min_confidence
+    assert got.pips is not None and got.pips[0] == 3 and got.halves[0] >= config.min_confidence
+    assert got.halves[1] < config.min_confidence

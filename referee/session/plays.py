@@ -124,7 +124,8 @@ class Plays(RefereeBase):
         that tile. Played, marked inferred; False when no unread tile is pinned down."""
         clear = {q.index: q for q in new}
         for u in unread:
-            pinned = self._across_end(u, found, table_pieces, clear) or self._along_end(u, found, table_pieces, clear)
+            pinned = self._across_end(u, found, table_pieces, clear) \
+                or self._along_end(u, found, table_pieces, clear, state.tiles[u.index].sure_halves)
             if pinned is None:
                 continue
             pips, end = pinned
@@ -145,10 +146,15 @@ class Plays(RefereeBase):
         return False
 
     def _along_end(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
-                   clear: dict[int, Piece]) -> tuple[tuple[int, int], End] | None:
-        """An unread tile laid at an open end (its near half must show the end's number) with a
-        tile read clearly against its far half, and its own far half read as that tile's number:
-        its numbers, half 0 first, and the end."""
+                   clear: dict[int, Piece], sure: tuple[int | None, int | None] = (None, None),
+                   ) -> tuple[tuple[int, int], End] | None:
+        """An unread tile laid at an open end (its near half must show the end's number) whose
+        far half is known: a tile read clearly against it, and its own far half read as that
+        tile's number; or, with nothing against it, its far half read surely over the run
+        (``sure``, the stable tile's ``sure_halves``) and its near half never read surely as
+        another number. Its numbers, half 0 first, and the end. A far half read alone as blank
+        is not enough (a box slid off the tile's end reads the table there as a blank half), nor
+        as the end's number (a double lies across the line; lengthwise, the box straddles a seam)."""
         if u.is_double:
             return None
         near = _half_against(u, found, {q.index for q in table_pieces.values()})
@@ -158,6 +164,9 @@ class Plays(RefereeBase):
         far = 1 - near
         seen = [w for _, w in _values_against(u, far, found, clear) if w == u.pips[far]]
         value = self.hand.table.values[END_INDEX[where.end]]
+        alone = sure[far]
+        if not seen and alone not in (None, 0, value) and sure[near] in (None, value):
+            seen = [alone]
         if not seen or not 0 <= value <= self.rules.max_pips:
             return None
         return ((value, seen[0]) if near == 0 else (seen[0], value)), where.end

@@ -16,11 +16,14 @@ from referee.vision.types import Detection, TileReading
 @dataclasses.dataclass(frozen=True)
 class StableTile:
     """One tile of a stable state: its reading (the latest frame's geometry, oriented like the
-    voted value), whether the vote decided its value, and the votes it got."""
+    voted value), whether the vote decided its value, and the votes it got. For a tile the vote
+    left undecided, ``sure_halves[i]`` is the number half ``i`` of ``reading`` showed surely
+    in at least half the run's frames, and never another (None: no such number)."""
 
     reading: TileReading
     decided: bool
     votes: int
+    sure_halves: tuple[int | None, int | None] = (None, None)
 
     @property
     def name(self) -> str:
@@ -57,12 +60,16 @@ class StabiliserConfig:
     readings a tile's value needs (and a strict majority); ``match``: how far (in tile widths)
     a tile may move between frames and still be the same tile; ``miss_share``: the share of the
     surely read tiles a frame may miss (for fewer than ``stable_frames`` frames in a row) and
-    still agree: vision loses a tile in a crowded frame now and then."""
+    still agree: vision loses a tile in a crowded frame now and then; ``half_sure``: the
+    confidence a half of an unsure tile needs for its number to count (``sure_halves``), above
+    a whole tile's bar: nothing else checks a half standing alone (on tiny, blurred tiles a
+    half read at 0.5 was often another number)."""
 
     stable_frames: int = 2
     min_votes: int = 1
     match: float = 0.5
     miss_share: float = 1 / 3
+    half_sure: float = 0.8
 
     def __post_init__(self) -> None:
         if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
@@ -71,6 +78,8 @@ class StabiliserConfig:
             raise ValueError(f"min_votes must be a whole number >= 1, got {self.min_votes!r}")
         if not (isinstance(self.miss_share, (int, float)) and 0 <= self.miss_share < 1):
             raise ValueError(f"miss_share must be a share of the tiles from 0 to below 1, got {self.miss_share!r}")
+        if not (isinstance(self.half_sure, (int, float)) and 0 < self.half_sure <= 1):
+            raise ValueError(f"half_sure must be a confidence above 0 and at most 1, got {self.half_sure!r}")
         if not (isinstance(self.match, (int, float)) and 0 < self.match < 2):
             raise ValueError(f"match must be a number of tile widths between 0 and 2, got {self.match!r}")
 
@@ -202,12 +211,31 @@ class Stabiliser:
         need = (len(self._run) + 1) // 2
         return tuple(centre for centre, _, n in places if n >= need)
 
+    def _sure_halves(self, track: _Track) -> tuple[int | None, int | None]:
+        """The number each half of the track's latest reading showed surely (each frame's
+        halves matched to the latest's by place), when it did so in at least half the run's
+        frames and no other number was read surely there."""
+        latest = track.readings[-1]
+        seen: list[Counter[int]] = [Counter(), Counter()]
+        for r in track.readings:
+            if r.half_confidence is None:
+                continue
+            for i in (0, 1):
+                if r.half_confidence[i] >= self.config.half_sure:
+                    j = min((0, 1), key=lambda k: math.dist(r.halves[i], latest.halves[k]))
+                    seen[j][r.pips[i]] += 1
+        out: list[int | None] = []
+        for votes in seen:
+            ranked = votes.most_common()
+            out.append(ranked[0][0] if len(ranked) == 1 and 2 * ranked[0][1] >= len(self._run) else None)
+        return out[0], out[1]
+
     def _vote(self, track: _Track) -> StableTile:
         votes = Counter(_key(r.pips) for r in track.readings if not r.uncertain)
         latest = track.readings[-1]
         ranked = votes.most_common(2)
         if not ranked or ranked[0][1] < self.config.min_votes or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
-            return StableTile(latest, False, ranked[0][1] if ranked else 0)
+            return StableTile(latest, False, ranked[0][1] if ranked else 0, self._sure_halves(track))
         value, count = ranked[0]
         # The latest confident reading of the winning value gives the geometry and orientation.
         best = next(r for r in reversed(track.readings) if not r.uncertain and _key(r.pips) == value)

@@ -234,7 +234,11 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         src = np.array([[0, 0], [2 * c, 0], [2 * c, c], [0, c]], np.float32)
         back = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
         halves = cv2.perspectiveTransform(np.array([[[c / 2, c / 2], [1.5 * c, c / 2]]], np.float32), back)[0]
+        # Alone, a half is worth nothing on a tile too small to read, or on a box that may
+        # straddle a seam (either half may be its neighbour's).
+        each = reading.halves if legible and not straddle else (0.0, 0.0)
         tiles.append(TileReading(reading.pips, (point(halves[0]), point(halves[1])), quad(corners), point(centre),
                                  round(reading.confidence, 3),
-                                 reading.confidence < config.min_confidence or not legible or straddle))
+                                 reading.confidence < config.min_confidence or not legible or straddle,
+                                 (round(each[0], 3), round(each[1], 3))))
     return Detection(w, h, False, tuple(tiles), tuple(down))

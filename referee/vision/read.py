@@ -144,6 +144,7 @@ def faces_contrast(evidence: list[Evidence]) -> float | None:
 class Reading:
     pips: tuple[int, int] | None  # None: face down
     confidence: float
+    halves: tuple[float, float] = (0.0, 0.0)  # how sure each half's number is, alone
 
 
 _MASKS = np.array([[cell in pattern for cell in _CELLS] for pattern in PATTERNS], bool)
@@ -231,7 +232,8 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         sure = min(1.0, 1.0 - strongest / floor)
         if divider < 1.0:  # no pips, no divider: face down
             return Reading(None, float(min(sure, 1.0 - divider)))
-        return Reading((0, 0), float(min(sure, divider - 1.0, 1.0)))
+        blank = float(min(sure, divider - 1.0, 1.0))
+        return Reading((0, 0), blank, (blank, blank))
     grid = _aligned(evidence, floor, config)
     split = 1.0
     peaks = evidence.peaks
@@ -244,11 +246,10 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         count, _ = _count(side, cut)
         readings.append((n, sure_n if count == n else sure_n * config.disagree_confidence))
     (a, ca), (b, cb) = readings
-    agree = 1.0
     sure = min(1.0, strongest / floor - 1.0)
     if a > config.max_pips or b > config.max_pips:
         return Reading((min(a, config.max_pips), min(b, config.max_pips)), 0.0)
-    return Reading((a, b), float(min(ca, cb, sure) * agree))
+    return Reading((a, b), float(min(ca, cb, sure)), (float(min(ca, sure)), float(min(cb, sure))))
 
 
 def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
@@ -278,4 +279,5 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
     assert pips is not None  # sure readings are of faces
     if (not doubles and pips[0] == pips[1]) or (not blank and pips == (0, 0)):
         return first
-    return Reading(pips, min(r.confidence for r in sure))
+    return Reading(pips, min(r.confidence for r in sure),
+                   (min(r.halves[0] for r in sure), min(r.halves[1] for r in sure)))

@@ -23,7 +23,9 @@ def _quad(q: Sequence[Sequence[float]]) -> Quad:
 @dataclasses.dataclass(frozen=True)
 class TileReading:
     """One face-up tile. ``halves[i]`` is the pixel centre of the half showing ``pips[i]``;
-    ``corners`` go round the top face; ``uncertain`` tiles are reported, never trusted."""
+    ``corners`` go round the top face; ``uncertain`` tiles are reported, never trusted.
+    ``half_confidence[i]``, when known, is how sure the reading of half ``i`` alone is (an
+    uncertain tile may have one half read surely)."""
 
     pips: tuple[int, int]
     halves: tuple[Point, Point]
@@ -31,6 +33,7 @@ class TileReading:
     center: Point
     confidence: float
     uncertain: bool = False
+    half_confidence: tuple[float, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -39,14 +42,18 @@ class TileReading:
             "confidence": round(self.confidence, 3)}
         if self.uncertain:
             out["uncertain"] = True
+        if self.half_confidence is not None:
+            out["half_confidence"] = [round(c, 3) for c in self.half_confidence]
         return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> TileReading:
         h0, h1 = (_pt(h) for h in d["halves"])
         corners = _quad(d["corners"]) if "corners" in d else ((0.0, 0.0),) * 4
+        halves = d.get("half_confidence")
+        sure = None if halves is None else (float(halves[0]), float(halves[1]))
         return cls((int(d["pips"][0]), int(d["pips"][1])), (h0, h1), corners,  # type: ignore[arg-type]
-                   _pt(d["center"]), float(d.get("confidence", 1.0)), bool(d.get("uncertain", False)))
+                   _pt(d["center"]), float(d.get("confidence", 1.0)), bool(d.get("uncertain", False)), sure)
 
 
 @dataclasses.dataclass(frozen=True)
