@@ -7,6 +7,7 @@ unsure: it never turns an unsure reading into a sure wrong one."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -205,3 +206,22 @@ def test_a_half_that_makes_no_pattern_leaves_the_other_half_sure(seed: int) -> N
     assert got.confidence < config.min_confidence
     assert got.pips is not None and got.pips[0] == 3 and got.halves[0] >= config.min_confidence
     assert got.halves[1] < config.min_confidence
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_long_box_is_fitted_to_a_pale_face_despite_its_dark_divider(seed: int) -> None:
+    # An ivory tile on a near-white table: its ends are faint steps, its divider a deep line.
+    # Measured against the divider, the ends looked too faint to be edges, and a rectangle a
+    # fifth too long (the tile's side wall and shadow in it) kept its length: its halves then
+    # fell a tenth of a tile off, and the pips near the divider went to the wrong half.
+    config = VisionConfig()
+    rng = np.random.default_rng(7300 + seed)
+    angle = float(rng.uniform(0, 360))
+    x, y = SHAPE[1] / 2, SHAPE[0] / 2
+    canvas = lay(table(rng, (196, 214, 224), shape=SHAPE), sprite((0, 0), IVORY, DARK_INK), x, y, angle)
+    image = finish(canvas, rng)
+    true_box = Box(x, y, float(L), float(W), angle)
+    long_box = dataclasses.replace(moved(true_box, 0.1, 0.0), length=1.2 * L)
+    fitted = snap(image, long_box, config.snap_reach)
+    assert fitted.length == pytest.approx(L, rel=0.06)
+    assert math.dist((fitted.cx, fitted.cy), (x, y)) < 0.05 * L

@@ -82,7 +82,9 @@ def _edges(profile: np.ndarray, centre: int, inner: float, least: float) -> tupl
         return None
     lo = int(np.argmin(g[1:a])) + 1
     hi = b + int(np.argmax(g[b:n - 1]))
-    rise = float(p.max() - p[a:b].min())
+    # The climb from the face to what lies beyond it: the divider within is no measure (a deep
+    # line across a pale face on a pale table made the faint ends look like no edges at all).
+    rise = float(max(p[:a].max(), p[b:].max()) - p[a:b].min())
     if rise <= 0 or min(-g[lo], g[hi]) < 0.08 * rise or hi - lo < least:
         return None
     return lo + 0.5, hi + 0.5
