@@ -104,6 +104,18 @@ class VisionConfig:
     # divider measured 0.35-0.9 of the old 0.35 share; backs stayed below 0.21 of it).
     divider_share: float = 0.175
     divider_snr: float = 4.0
+    # A lone tile read unsure is looked for again on its divider (divider_span 0 turns this off):
+    # a line across the rectangle, within divider_reach of its length from its middle, turned by
+    # at most divider_turn degrees, spanning divider_span of its width. Centred there, the face
+    # is fitted between divider_least and divider_most of the rectangle's sides, and must come
+    # out in the set's proportions within divider_aspect (a share either way). The reading there
+    # stands when sure, and the second look (relook_support) around it agrees.
+    divider_turn: float = 10.0
+    divider_reach: float = 0.25
+    divider_span: float = 0.4
+    divider_least: float = 0.7
+    divider_most: float = 1.25
+    divider_aspect: float = 0.25
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
     # The table's outline is the hull of the regions that match the table model and are at least
@@ -181,6 +193,12 @@ class VisionConfig:
             ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
             ("divider_snr", self.divider_snr > 1),
+            ("divider_turn", 0 <= self.divider_turn <= 45),
+            ("divider_reach", 0 < self.divider_reach < 0.5),
+            ("divider_span", 0 <= self.divider_span <= 1),
+            ("divider_least", 0 < self.divider_least < 1),
+            ("divider_most", 1 <= self.divider_most <= 2),
+            ("divider_aspect", 0 < self.divider_aspect < 1),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("arm_core", self.arm_core > 0),
             ("arm_margin", self.arm_margin >= 0),

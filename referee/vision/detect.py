@@ -10,6 +10,7 @@ import numpy as np
 
 from referee.vision.chain import align_runs, at_ends, in_runs
 from referee.vision.config import VisionConfig
+from referee.vision.divider import on_divider
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
 from referee.vision.profile import Profile
@@ -171,6 +172,25 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces)
 
 
+def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> tuple[Reading, Box] | None:
+    """A lone tile read unsure, read again on the rectangle found from its divider: the reading
+    there and the rectangle, when that reading is sure and the second look around it agrees
+    (:func:`relook`); None otherwise."""
+    if config.divider_span <= 0:
+        return None
+    found = on_divider(image, box, config)
+    if found is None:
+        return None
+    there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
+    if there.pips is None or there.confidence < config.min_confidence:
+        return None
+    around = relook(image, found, Reading(None, 0.0), contrast, config)
+    if around.pips != there.pips:
+        return None
+    halves = (min(there.halves[0], around.halves[0]), min(there.halves[1], around.halves[1]))
+    return Reading(there.pips, min(there.confidence, around.confidence), halves), found
+
+
 def _on(table: np.ndarray, at: np.ndarray) -> bool:
     """Whether the point ``at`` (x, y) lies inside the outline ``table``."""
     x, y = round(float(at[0])), round(float(at[1]))
@@ -215,7 +235,12 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         if reading.pips is not None and reading.confidence < config.min_confidence and legible \
                 and contrast is not None:
             if not full.packed and config.relook_support > 0:
-                reading = relook(image, full, reading, contrast, config)
+                again = _on_divider(image, full, contrast, config)
+                if again is not None:
+                    reading, full = again
+                    corners = full.corners()
+                else:
+                    reading = relook(image, full, reading, contrast, config)
             elif full.packed and config.relook_packed_support > 0:
                 # Moved along a line of touching tiles, a rectangle straddles a seam, and in a
                 # legal line the two halves either side of a seam match: no double from a

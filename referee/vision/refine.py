@@ -12,9 +12,25 @@ import numpy as np
 from referee.vision.config import VisionConfig
 from referee.vision.split import Box
 
-__all__ = ["line_profile", "refine", "snap"]
+__all__ = ["line_profile", "refine", "snap", "strip"]
 
 _RES = 24  # strip pixels per tile width
+
+
+def strip(image: np.ndarray, box: Box, along: float, across: float, res: float, turn: float = 0.0) -> np.ndarray:
+    """The frame square-on over a rectangle centred on the box, ``along`` by ``across`` of the
+    frame's pixels, turned by ``turn`` degrees from the box, at ``res`` strip pixels per frame
+    pixel (x runs along the box)."""
+    n, m = max(8, round(along * res)), max(8, round(across * res))
+    a = math.radians(box.angle + turn)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    hl, hw = along / 2, across / 2
+    src = np.float32([[box.cx - ux * hl - vx * hw, box.cy - uy * hl - vy * hw],
+                      [box.cx + ux * hl - vx * hw, box.cy + uy * hl - vy * hw],
+                      [box.cx + ux * hl + vx * hw, box.cy + uy * hl + vy * hw]])
+    dst = np.float32([[0, 0], [n, 0], [n, m]])
+    return cv2.warpAffine(image, cv2.getAffineTransform(src, dst), (n, m), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def line_profile(image: np.ndarray, box: Box, reach: float) -> tuple[np.ndarray, float]:
@@ -22,18 +38,9 @@ def line_profile(image: np.ndarray, box: Box, reach: float) -> tuple[np.ndarray,
     the centre: a low percentile over the rows, so only lines right across count. Returns the
     profile and the strip's pixels per unit of box length."""
     per = _RES / box.width
-    n = round((1 + 2 * reach) * box.length * per)
-    m = _RES
-    a = math.radians(box.angle)
-    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    half_len = (0.5 + reach) * box.length
-    src = np.float32([[box.cx - ux * half_len - vx * box.width / 2, box.cy - uy * half_len - vy * box.width / 2],
-                      [box.cx + ux * half_len - vx * box.width / 2, box.cy + uy * half_len - vy * box.width / 2],
-                      [box.cx + ux * half_len + vx * box.width / 2, box.cy + uy * half_len + vy * box.width / 2]])
-    dst = np.float32([[0, 0], [n, 0], [n, m]])
-    strip = cv2.warpAffine(image, cv2.getAffineTransform(src, dst), (n, m), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(strip, cv2.COLOR_BGR2Lab).astype(np.float32)
+    square = strip(image, box, (1 + 2 * reach) * box.length, box.width, per)
+    m, n = square.shape[:2]
+    lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
     core = lab[int(0.2 * m):int(0.8 * m)]
     face = np.median(core[:, int(0.3 * n):int(0.7 * n)].reshape(-1, 3), axis=0)
     ink = np.linalg.norm(core - face, axis=2)
@@ -102,18 +109,11 @@ def _snap(image: np.ndarray, box: Box, reach: float, across: bool) -> Box:
     around it square-on, mark what has the face's colour (pips closed over), and move each pair
     of sides to where the face ends. A side with no edge within reach stays where it was."""
     res = 24.0 / box.width
-    big_l, big_w = box.length * (1 + 2 * reach), box.width * (1 + 2 * reach)
-    n, m = max(8, round(big_l * res)), max(8, round(big_w * res))
+    square = strip(image, box, box.length * (1 + 2 * reach), box.width * (1 + 2 * reach), res)
+    m, n = square.shape[:2]
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    hl, hw = big_l / 2, big_w / 2
-    src = np.float32([[box.cx - ux * hl - vx * hw, box.cy - uy * hl - vy * hw],
-                      [box.cx + ux * hl - vx * hw, box.cy + uy * hl - vy * hw],
-                      [box.cx + ux * hl + vx * hw, box.cy + uy * hl + vy * hw]])
-    dst = np.float32([[0, 0], [n, 0], [n, m]])
-    strip = cv2.warpAffine(image, cv2.getAffineTransform(src, dst), (n, m), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(strip, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
     cy0, cx0 = m // 2, n // 2
     core = lab[int(0.35 * m):int(0.65 * m) + 1, int(0.3 * n):int(0.7 * n) + 1].reshape(-1, 3)
     face = np.median(core, axis=0)

@@ -1,0 +1,129 @@
+"""A lone tile found again from its divider.
+
+A tile seen from a camera off to one side shows its side wall, and casts a shadow; both are of
+the face's colour or near it, so the rectangle fitted to a tile's blob is too big and off to
+that side, and its halves take the wrong pips. The divider, the line across the middle of every
+face, says where the face's middle is and which way the tile lies, whatever the outline holds.
+Centred on it and turned square to it, the rectangle's sides are then fitted in pairs about the
+middle: a face is as long either side of its divider, so the sharp edge on the far side tells
+where the soft edge (side wall, shadow) on the near side is."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+
+from referee.vision.config import VisionConfig
+from referee.vision.refine import strip
+from referee.vision.split import Box
+
+__all__ = ["on_divider"]
+
+_RES = 48.0  # strip pixels per box width when looking for the divider
+_FIT_RES = 24.0  # ... and when fitting the sides
+_TURNS = 9  # turns tried, evenly over +-divider_turn degrees
+_HUE = 1.5  # chroma weighs this much more than lightness in the ink
+
+
+def _ink(lab: np.ndarray) -> np.ndarray:
+    """How far each pixel is from the strip's commonest colour (its face)."""
+    d = lab - np.median(lab.reshape(-1, 3), axis=0)
+    return np.sqrt(d[..., 0] ** 2 + _HUE**2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+
+
+def _longest_run(on: np.ndarray) -> tuple[int, int]:
+    """The first and one-past-last index of the longest run of True in ``on`` (0, 0 if none)."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
+    starts, ends = edges[0::2], edges[1::2]
+    if len(starts) == 0:
+        return 0, 0
+    k = int(np.argmax(ends - starts))
+    return int(starts[k]), int(ends[k])
+
+
+def _find(image: np.ndarray, box: Box, config: VisionConfig) -> tuple[float, float, float, float] | None:
+    """The divider within ``box``: (shift along, shift across, turn in degrees, span), shifts and
+    span in frame pixels; None when no line across the box spans ``divider_span`` of its width.
+    A line is where the median over the box's width stands above the columns either side: pips,
+    round, cover less of any column than the divider does of its own."""
+    res = _RES / box.width
+    best: tuple[float, float, int, np.ndarray, float] | None = None
+    for turn in np.linspace(-config.divider_turn, config.divider_turn, _TURNS):
+        square = strip(image, box, box.length, box.width, res, float(turn))
+        ink = _ink(cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32))
+        m, n = ink.shape
+        profile = np.median(ink[int(0.2 * m):int(0.8 * m)], axis=0)
+        lo, hi = int(n / 2 - config.divider_reach * n), int(n / 2 + config.divider_reach * n) + 1
+        k = lo + int(np.argmax(profile[lo:hi]))
+        w = max(2, round(0.06 * n))  # a divider is a few hundredths of a tile long: this is beside it
+        score = float(profile[k]) - max(float(profile[max(0, k - w)]), float(profile[min(n - 1, k + w)]))
+        if best is None or score > best[0]:
+            best = (score, float(turn), k, ink, float(np.median(profile)))
+    assert best is not None
+    score, turn, k, ink, base = best
+    m, n = ink.shape
+    column = ink[:, max(0, k - 1):k + 2].max(axis=1)
+    if score <= 0:
+        return None
+    r0, r1 = _longest_run(column > 0.5 * (float(column.max()) + base))
+    span = (r1 - r0) / res
+    if span < config.divider_span * box.width:
+        return None
+    return (k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn, span
+
+
+def _half_size(profile: np.ndarray, size: float, config: VisionConfig) -> float | None:
+    """Half the face's size (profile pixels) in a profile of distance from the face colour
+    centred on the face's middle: where the climbs on both sides together are steepest, the face
+    between ``divider_least`` and ``divider_most`` of the rectangle's ``size`` (profile pixels)."""
+    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.0).ravel()
+    g = np.gradient(p)
+    c = len(p) / 2
+    best, best_half = -np.inf, None
+    for half in np.arange(config.divider_least * size / 2, config.divider_most * size / 2, 0.5):
+        i, j = round(c - half), round(c + half)
+        if i < 1 or j > len(p) - 2:
+            break
+        climb = float(g[j] - g[i])
+        if climb > best:
+            best, best_half = climb, float(half)
+    return best_half if best > 0 else None
+
+
+def on_divider(image: np.ndarray, box: Box, config: VisionConfig) -> Box | None:
+    """The rectangle of the lone tile in ``box`` (frame pixels) centred on its divider, turned
+    square to it and with its sides fitted about it (see the module's note); None when no
+    divider shows, or the fitted sides are not in a tile's proportions."""
+    found = _find(image, box, config)
+    if found is None:
+        return None
+    along, across, turn, _ = found
+    a = math.radians(box.angle)
+    centred = dataclasses.replace(box, cx=box.cx + math.cos(a) * along - math.sin(a) * across,
+                                  cy=box.cy + math.sin(a) * along + math.cos(a) * across,
+                                  angle=box.angle + turn)
+    res = _FIT_RES / box.width
+    margin = 1 + 2 * (config.divider_most - 1 + 0.1)
+    sizes = []
+    for length_wise in (True, False):
+        square = strip(image, centred, box.length * (margin if length_wise else 1),
+                       box.width * (1 if length_wise else margin), res)
+        lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
+        m, n = lab.shape[:2]
+        face = np.median(lab[int(0.35 * m):int(0.65 * m) + 1, int(0.3 * n):int(0.7 * n) + 1].reshape(-1, 3), axis=0)
+        d = lab - face
+        distance = np.sqrt(d[..., 0] ** 2 + 4.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+        # A low percentile across the other way: pips and the divider do not make an edge.
+        profile = (np.percentile(distance[int(0.3 * m):int(0.7 * m) + 1], 30, axis=0) if length_wise
+                   else np.percentile(distance[:, int(0.25 * n):int(0.75 * n) + 1], 30, axis=1))
+        half = _half_size(profile, (box.length if length_wise else box.width) * res, config)
+        if half is None:
+            return None
+        sizes.append(2 * half / res)
+    length, width = sizes
+    if not 1 / (1 + config.divider_aspect) < length / width / config.aspect < 1 + config.divider_aspect:
+        return None
+    return dataclasses.replace(centred, length=length, width=width)

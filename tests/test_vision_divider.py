@@ -1,0 +1,98 @@
+"""``referee.vision.divider``: a lone tile found again from its divider, when the camera sees
+its side wall.
+
+Tiles are drawn with known truth (the drawing of ``test_vision_detect``), each over a plain
+block of darker ivory a fifth of its width off to one side: the side wall a camera off to that
+side sees. The wall is of nearly the face's colour, so the face's rectangle takes it in."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from test_vision_detect import (
+    DARK_INK,
+    FELT,
+    IVORY,
+    NO_DOUBLE_BLANK,
+    SHAPE,
+    Drawn,
+    L,
+    W,
+    finish,
+    lay,
+    places,
+    problems,
+    run,
+    sprite,
+    table,
+)
+
+from referee.vision.config import VisionConfig
+from referee.vision.divider import on_divider
+from referee.vision.split import Box
+
+WALL = tuple(round(0.8 * c) for c in IVORY)  # the side wall: the face's colour, in shade
+OFF = (-0.2 * W, 0.2 * W)  # where the wall shows, from the face (frame pixels)
+
+
+def walled(rng: np.random.Generator, n: int, pool: list[tuple[int, int]] = NO_DOUBLE_BLANK,
+           face_down: int = 0) -> tuple[np.ndarray, list[Drawn]]:
+    """A frame of n face-up tiles of ``pool`` and ``face_down`` backs on felt, each showing its
+    side wall, with their truth."""
+    chosen: list[tuple[int, int] | None] = [pool[i] for i in rng.permutation(len(pool))[:n]]
+    chosen += [None] * face_down
+    canvas = table(rng, FELT, shape=SHAPE)
+    truth = []
+    for pips, (x, y, angle) in zip(chosen, places(rng, len(chosen)), strict=True):
+        canvas = lay(canvas, sprite(None, WALL, DARK_INK), x + OFF[0], y + OFF[1], angle)
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, y, angle)
+        ux, uy, q = math.cos(math.radians(angle)), math.sin(math.radians(angle)), L / 4
+        truth.append(Drawn(pips, ((x - ux * q, y - uy * q), (x + ux * q, y + uy * q)), (x, y)))
+    return finish(canvas, rng), truth
+
+
+def with_wall(x: float, y: float, angle: float) -> Box:
+    """The rectangle around a face and its wall, as a blob's outline gives it: longer and wider
+    than the face, its middle halfway to the wall's."""
+    a = math.radians(angle)
+    along = abs(OFF[0] * math.cos(a) + OFF[1] * math.sin(a))
+    across = abs(-OFF[0] * math.sin(a) + OFF[1] * math.cos(a))
+    return Box(x + OFF[0] / 2, y + OFF[1] / 2, L + along, W + across, angle)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tiles_showing_their_side_wall_are_all_read(seed: int) -> None:
+    # Without the divider, one or two tiles in most of these frames were read unsure: their
+    # rectangles took in the wall, and the halves fell off the pips.
+    image, truth = walled(np.random.default_rng(4100 + seed), 8)
+    assert problems(run(image), truth) == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_rectangle_is_centred_on_the_divider_and_fitted_to_the_face(seed: int) -> None:
+    rng = np.random.default_rng(4200 + seed)
+    image, truth = walled(rng, 1)
+    x, y = truth[0].center
+    angle = math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+    found = on_divider(image, with_wall(x, y, angle), VisionConfig())
+    assert found
+    assert math.dist((found.cx, found.cy), (x, y)) < 0.04 * L
+    assert found.length == pytest.approx(L, rel=0.08)
+    assert found.width == pytest.approx(W, rel=0.1)
+    assert abs((found.angle - angle + 90) % 180 - 90) < 3
+
+
+def test_a_back_has_no_divider_to_find() -> None:
+    image, truth = walled(np.random.default_rng(4300), 0, face_down=1)
+    x, y = truth[0].center
+    angle = math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+    assert on_divider(image, with_wall(x, y, angle), VisionConfig()) is None
+    for turn in range(0, 180, 15):  # nor any way round
+        assert on_divider(image, Box(x, y, L, W, angle + turn), VisionConfig()) is None
+
+
+def test_a_plain_table_has_no_divider_to_find() -> None:
+    image = finish(table(np.random.default_rng(4400), FELT, shape=SHAPE), np.random.default_rng(4401))
+    assert on_divider(image, Box(SHAPE[1] / 2, SHAPE[0] / 2, L, W, 30.0), VisionConfig()) is None
