@@ -86,11 +86,20 @@ def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy:
     return lo, hi
 
 
+def _spread(u: np.ndarray, taper: float) -> np.ndarray:
+    """Where the share ``u`` of a run's tiles ends, as a share of its span, when its period
+    changes evenly from (1 + taper) times the mean at its start to (1 - taper) at its end: a
+    camera looking at the table from a side sees the far tiles of a long run smaller."""
+    return u + taper * u * (1 - u)
+
+
 def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
-         config: VisionConfig, lo_min: float, hi_max: float) -> tuple[float, float, int] | None:
-    """The run's two ends (strip pixels) and its count of tiles whose seams and dividers best
-    fall on lines across the run, the ends where the face gives way outwards, never beyond
-    ``lo_min`` and ``hi_max`` (where another box lies across the run's line)."""
+         config: VisionConfig, lo_min: float, hi_max: float,
+         taper: float = 0.0) -> tuple[float, float, int, float] | None:
+    """The run's two ends (strip pixels), its count of tiles and the taper of its period (up
+    to ``taper`` either way: see :func:`_spread`) whose seams and dividers best fall on lines
+    across the run, the ends where the face gives way outwards, never beyond ``lo_min`` and
+    ``hi_max`` (where another box lies across the run's line)."""
     n = len(profile)
     step = max(1, round(0.05 * length))  # about a tenth of the tile's width
 
@@ -113,7 +122,8 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
     end_lo = at(los) - at(los + step)
     end_hi = at(his) - at(his - step)
     lo, hi = np.meshgrid(los, his, indexing="ij")
-    best: tuple[float, float, float, int] | None = None
+    best: tuple[float, float, float, int, float] | None = None
+    tapers = np.linspace(-taper, taper, 5) if taper > 0 else np.zeros(1)
     # The packer may have put one tile too many or too few in the same span (when the frame's
     # tile length is off where the run lies): the count whose period lines up the seams wins.
     for tiles in range(max(2, count - config.run_recount), count + config.run_recount + 1):
@@ -124,12 +134,19 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
         # Seams between tiles count fully, dividers half (a divider may be faint).
         k = np.arange(1, 2 * tiles)
         weight = np.where(k % 2 == 0, 1.0, 0.5)
-        x = lo[..., None] + (k / 2.0)[None, None, :] * period[..., None]
-        line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
-        score = np.where(ok, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
-        i = int(np.argmax(score))
-        if best is None or score.flat[i] > best[0]:
-            best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles)
+        for taper in tapers:
+            # Even a tapered period stays within run_stretch of the tile's length at both ends.
+            fits = ok & (np.abs(period * (1 + abs(taper)) / length - 1) <= config.run_stretch)
+            if not fits.any():
+                continue
+            share = _spread(k / (2.0 * tiles), float(taper))
+            x = lo[..., None] + share[None, None, :] * (hi - lo)[..., None]
+            line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
+            score = np.where(fits, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
+            i = int(np.argmax(score))
+            # A straight period wins ties: the taper must earn its place.
+            if best is None or score.flat[i] > best[0] + (1e-6 if taper else 0.0):
+                best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles, float(taper))
     return None if best is None else best[1:]
 
 
@@ -172,16 +189,21 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
         profile, per = line_profile(image, whole, reach)
         centre = len(profile) / 2
         free_lo, free_hi = _free(boxes, run_all, ux, uy, cx, cy, width)
+        # Seen from a side, the scale changes along the run by about its share of the frame
+        # times the tangent of the camera's tilt, over the lens's focal length in frames.
+        taper = config.run_taper * span / max(image.shape[:2])
         fit = _fit(profile, length * per, centre - span * per / 2, centre + span * per / 2,
-                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per)
+                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per, taper)
         if fit is None:
             continue
-        lo, hi, tiles = fit
-        period = (hi - lo) / tiles / per
+        lo, hi, tiles, taper = fit
+        span_px = (hi - lo) / per
         start = (lo - centre) / per + mid
         done.update(packed[i] for i in run)
         for k in range(tiles):
-            t = start + (k + 0.5) * period
+            a0, a1 = _spread(np.array([k / tiles, (k + 1) / tiles]), taper)
+            t = start + (a0 + a1) / 2 * span_px
+            period = (a1 - a0) * span_px
             # Across the line, each tile stays where its nearest packed tile was (a line of
             # play wanders a little).
             side = sides[int(np.argmin([abs(t - u) for u in ts]))]

@@ -61,6 +61,11 @@ class VisionConfig:
     # A run's span may hold up to run_recount tiles more or fewer than were packed in it (the
     # frame's tile length is off where the run lies), its period still within run_stretch.
     run_recount: int = 1
+    # ... and its period may change evenly along it, from (1 + t) to (1 - t) times the mean, for t
+    # up to run_taper times the run's share of the frame's longer side (0 turns this off): seen
+    # from a side, a long run's far tiles look smaller. Half the tangent of a 20 degree tilt
+    # over a focal length of 0.6 frame widths (a wide webcam) is 0.3.
+    run_taper: float = 0.3
     # ... after which each of its tiles still slides alone by up to this share of its length.
     run_refine: float = 0.1
     # Each tile's rectangle is fitted to its face within this share of its sides.
@@ -175,6 +180,7 @@ class VisionConfig:
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),
             ("run_recount", 0 <= self.run_recount <= 2),
+            ("run_taper", 0 <= self.run_taper <= 1),
             ("run_refine", 0 <= self.run_refine < 0.5),
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),

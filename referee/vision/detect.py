@@ -4,6 +4,7 @@ tile, pips read on each, face-down tiles, and whether an arm is in the way."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -140,7 +141,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         aligned = set()
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes)]
-    return _read(image, boxes, scale, config, w, h, seg.table)
+    crossed = {i for i in aligned if _across_a_double(seg.mask, boxes[i])}
+    return _read(image, boxes, scale, config, w, h, seg.table, crossed)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,6 +152,7 @@ class _Segmented:
     boxes: list[Box]
     occluded: bool
     table: np.ndarray | None = None  # the table's outline (1 inside), None when it cannot be told
+    mask: np.ndarray | None = None  # the tiles' faces (1), None when occluded
 
 
 def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: float | None,
@@ -169,7 +172,29 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     boxes, big = split_blobs(mask, length, config, face_distance)
     outlines = table_outlines(free, config.table_piece)
     largest, pieces = outlines if outlines is not None else (None, None)
-    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces)
+    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask)
+
+
+def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
+    """Whether faces reach past both long sides of a box in a run, beside one of its halves:
+    a double lies across the line there that the packing ran through, and the box straddles
+    the double and its neighbour (it reads a sure tile that is not there)."""
+    if mask is None:
+        return False
+    a = math.radians(box.angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    h, w = mask.shape
+
+    def face(x: float, y: float) -> bool:
+        i, j = round(y), round(x)
+        return 0 <= i < h and 0 <= j < w and bool(mask[i, j])
+
+    for t in (-0.25, 0.25):
+        x, y = box.cx + ux * t * box.length, box.cy + uy * t * box.length
+        out = 0.75 * box.width
+        if face(x + vx * out, y + vy * out) and face(x - vx * out, y - vy * out):
+            return True
+    return False
 
 
 def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> tuple[Reading, Box] | None:
@@ -198,10 +223,11 @@ def _on(table: np.ndarray, at: np.ndarray) -> bool:
 
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
-          table: np.ndarray | None = None) -> Detection:
+          table: np.ndarray | None = None, crossed: set[int] | None = None) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
-    floor's pattern packed into rectangles, not a tile: it is dropped."""
+    floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
+    may straddle a double across their run (:func:`_across_a_double`): they are uncertain."""
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence, bool]] = []
     fulls: list[Box] = []
@@ -248,7 +274,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                 # double blank: a moved rectangle takes a seam or an edge for its divider.
                 reading = relook(image, full, reading, contrast, config, config.relook_packed_support,
                                  doubles=k not in along_run, blank=False)
-        straddle = k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]
+        straddle = (k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]) \
+            or k in (crossed or set())
         centre = corners.mean(axis=0)
         if few_faces and reading.pips == (0, 0) and k in blank_faces:
             reading = Reading((0, 0), 0.0)
