@@ -888,3 +888,59 @@ def test_a_doubtful_second_box_on_a_table_tile_does_not_hold_up_the_hand() -> No
     ghost = tile(6, 3, 470, 300, uncertain=True)
     (play,) = ref.observe(state(2, OPEN_63, ghost, LEFT_26))
     assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "6-2", "left", 1)
+
+
+# == several tiles at once, in the order they came ==============================================
+def test_a_decided_tile_is_dated_by_the_first_frame_that_read_it_surely() -> None:
+    # Between two stable states, frames too few or too mixed to agree still show which tile
+    # came first: 2-6 read surely at frame 3, 3-4 only from frame 5.
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(OPEN_63))
+    assert stab.feed(1, detection(OPEN_63)) is not None
+    stab.feed(2, OCCLUDED)
+    stab.feed(3, detection(OPEN_63, LEFT_26))
+    stab.feed(4, OCCLUDED)
+    stab.feed(5, detection(OPEN_63, LEFT_26, RIGHT_34))
+    stab.feed(6, OCCLUDED)
+    stab.feed(7, detection(OPEN_63, LEFT_26, RIGHT_34))
+    got = stab.feed(8, detection(OPEN_63, LEFT_26, RIGHT_34))
+    assert got is not None and got.frame == 7
+    assert {t.name: t.first_seen for t in got.tiles} == {"6-3": 0, "6-2": 3, "4-3": 5}
+
+
+def test_a_tile_a_state_misses_keeps_its_first_sighting_until_another_lies_there() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(OPEN_63))
+    stab.feed(1, detection(OPEN_63))
+    stab.feed(2, detection(OPEN_63, LEFT_26))  # seen once, then lost by vision for a state
+    stab.feed(3, OCCLUDED)
+    stab.feed(4, detection(OPEN_63))
+    missed = stab.feed(5, detection(OPEN_63))
+    assert missed is not None and missed.names() == {"6-3"}  # a state without the 2-6
+    stab.feed(6, OCCLUDED)
+    stab.feed(7, detection(OPEN_63, LEFT_26))
+    got = stab.feed(8, detection(OPEN_63, LEFT_26))
+    assert got is not None and {t.name: t.first_seen for t in got.tiles} == {"6-3": 0, "6-2": 2}
+    # 2-6 taken back and 1-6 laid in its place: dated from when it was read, not from the 2-6.
+    stab.feed(9, OCCLUDED)
+    stab.feed(10, detection(OPEN_63, LEFT_16))
+    got = stab.feed(11, detection(OPEN_63, LEFT_16))
+    assert got is not None and {t.name: t.first_seen for t in got.tiles} == {"6-3": 0, "6-1": 10}
+
+
+def dated(frame: int, *tiles: tuple[TileReading, int]) -> StableState:
+    """A stable state whose decided tiles were first read surely at the given frames."""
+    stable = tuple(StableTile(t, True, 2, first_seen=seen) for t, seen in tiles)
+    return StableState(frame, frame + 1, 2, SIZE[0], SIZE[1], stable, 0, ())
+
+
+def test_several_new_tiles_are_played_in_the_order_vision_first_read_them() -> None:
+    # Four tiles came while no state agreed. The first read went first: 2-6 by seat 1 (ends 2
+    # and 3: five), then 4-3 by seat 0, 5-4 by 1 (it needed the 4-3 first) and 1-2 by 0. In the
+    # order of their names, 4-3 would have gone first and scored ten for seat 1.
+    ref = opened()
+    right_45, left_12 = tile(4, 5, 560, 300), tile(1, 2, 240, 300)
+    got = ref.observe(dated(9, (OPEN_63, 0), (LEFT_26, 2), (RIGHT_34, 3), (right_45, 4), (left_12, 5)))
+    assert got[0].kind is Kind.UNFOLLOWED
+    assert [(e.tile, e.player, e.points, e.inferred) for e in got[1:]] == [
+        ("6-2", 1, 5, True), ("4-3", 0, 0, True), ("5-4", 1, 0, True), ("2-1", 0, 0, True)]

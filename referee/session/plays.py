@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 from referee.layout.geometry import Contact, Part, Piece, contacts
 from referee.rules import IllegalAction, Play, Tile
@@ -107,7 +108,9 @@ class Plays(RefereeBase):
                 if name in self.on_table():
                     table_pieces[name] = attempts[0][0]
             else:
-                self._several(state, [p for p, _ in attempts], found, table_pieces, events)
+                now = [p for p, _ in attempts]
+                later = [p for p in new if name_of(p.pips) not in table_pieces and p not in now]
+                self._several(state, now, found, table_pieces, events, later)
             if len(table_pieces) == before:
                 return
 
@@ -232,11 +235,14 @@ class Plays(RefereeBase):
         return True
 
     def _several(self, state: StableState, new: list[Piece], found: list[Contact], table_pieces: dict[str, Piece],
-                 events: list[Event]) -> None:
+                 events: list[Event], later: Sequence[Piece] = ()) -> None:
         """Several new tiles against the line at once. When each first showed in a different
         state (a state whose reading came too late), they are plays in that order. Otherwise the
         referee says it could not follow, and re-reads the table: the tiles go on it in an order
-        the rules accept, as plays marked ``inferred``."""
+        the rules accept, as plays marked ``inferred``: each time the first one read surely in
+        any frame (:attr:`StableTile.first_seen`) of those that fit, so that ``later`` new tiles
+        (laid against these) take their turn among them, and the players and scores follow the
+        order the tiles came in."""
         ages = [self._age(p) for p in new]
         if len(set(ages)) == len(ages):
             for _, p in sorted(zip(ages, new, strict=True), key=lambda a: a[0]):
@@ -247,7 +253,12 @@ class Plays(RefereeBase):
                         table_pieces[name_of(p.pips)] = p
             return
         self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
-        left = sorted(new, key=lambda p: name_of(p.pips))
+
+        def came(p: Piece) -> tuple[int, str]:
+            seen = state.tiles[p.index].first_seen
+            return (state.frame if seen is None else seen, name_of(p.pips))
+
+        left = sorted([*new, *later], key=came)
         progress = True
         while left and progress and not self.hand.is_over():
             progress = False

@@ -18,12 +18,15 @@ class StableTile:
     """One tile of a stable state: its reading (the latest frame's geometry, oriented like the
     voted value), whether the vote decided its value, and the votes it got. For a tile the vote
     left undecided, ``sure_halves[i]`` is the number half ``i`` of ``reading`` showed surely
-    in at least half the run's frames, and never another (None: no such number)."""
+    in at least half the run's frames, and never another (None: no such number). A decided
+    tile's ``first_seen`` is the first frame that read it surely where it lies, stable or not
+    (between two stable states late in coming, it tells which of several tiles came first)."""
 
     reading: TileReading
     decided: bool
     votes: int
     sure_halves: tuple[int | None, int | None] = (None, None)
+    first_seen: int | None = None  # the first frame, stable or not, that read this tile surely here
 
     @property
     def name(self) -> str:
@@ -114,8 +117,13 @@ class Stabiliser:
         self._tracks: list[_Track] = []
         self._emitted: tuple[tuple[str, bool | int], ...] | None = None
         self._blank = 0  # frames in a row in which vision found nothing at all
+        # Every tile read surely in any unoccluded frame: name -> (frame, centre, width) of the
+        # first such reading at each place; kept across runs (a state may miss a tile vision
+        # lost for a while), pruned as states show other tiles there.
+        self._sightings: dict[str, list[tuple[int, tuple[float, float], float]]] = {}
 
     def reset(self) -> None:
+        """Start a new run (an arm over the table); the sightings stay."""
         self._run, self._tracks, self._emitted, self._blank = [], [], None, 0
 
     def feed(self, frame: int, detection: Detection) -> StableState | None:
@@ -132,6 +140,7 @@ class Stabiliser:
             self._blank += 1
             if self._blank < self.config.stable_frames:
                 return None
+        self._sight(frame, detection)
         pairs = self._pairs(detection) if self._run else None
         if pairs is None:
             self._run = []
@@ -152,7 +161,36 @@ class Stabiliser:
         if signature == self._emitted:
             return None
         self._emitted = signature
-        return state
+        return self._dated(state)
+
+    # -- when each tile came ---------------------------------------------------------------
+    def _sight(self, frame: int, detection: Detection) -> None:
+        for t in detection.tiles:
+            if t.uncertain:
+                continue
+            seen = self._sightings.setdefault("-".join(map(str, _key(t.pips))), [])
+            if not any(math.dist(c, t.center) <= self.config.match * w for _, c, w in seen):
+                seen.append((frame, t.center, _width(t)))
+
+    def _dated(self, state: StableState) -> StableState:
+        """The state with each decided tile's first sighting where it lies. A sighting under
+        a decided tile of another name is dropped (that tile was taken back, or misread), and a
+        state showing no tile face up clears them all (a new hand)."""
+        tiles = []
+        for t in state.tiles:
+            near = [f for f, c, w in self._sightings.get(t.name, []) if math.dist(c, t.reading.center) <= w]
+            tiles.append(dataclasses.replace(t, first_seen=min(near)) if t.decided and near else t)
+        if not tiles:
+            self._sightings.clear()
+        held = [(t.name, t.reading.center, _width(t.reading)) for t in tiles if t.decided]
+        for name in list(self._sightings):
+            kept = [(f, c, w) for f, c, w in self._sightings[name]
+                    if not any(n != name and math.dist(c, at) <= 0.5 * aw for n, at, aw in held)]
+            if kept:
+                self._sightings[name] = kept
+            else:
+                del self._sightings[name]
+        return dataclasses.replace(state, tiles=tuple(tiles))
 
     # -- agreeing --------------------------------------------------------------------------
     def _pairs(self, detection: Detection) -> list[tuple[int, int]] | None:
