@@ -30,6 +30,7 @@ from test_vision_detect import (
 )
 
 from referee.vision.config import VisionConfig
+from referee.vision.detect import detect
 from referee.vision.divider import on_divider
 from referee.vision.split import Box
 
@@ -96,3 +97,34 @@ def test_a_back_has_no_divider_to_find() -> None:
 def test_a_plain_table_has_no_divider_to_find() -> None:
     image = finish(table(np.random.default_rng(4400), FELT, shape=SHAPE), np.random.default_rng(4401))
     assert on_divider(image, Box(SHAPE[1] / 2, SHAPE[0] / 2, L, W, 30.0), VisionConfig()) is None
+
+
+def touching_pair(rng: np.random.Generator) -> tuple[np.ndarray, list[Drawn]]:
+    """Two tiles end to end (not a double among them), each showing its side wall, on felt."""
+    canvas = table(rng, FELT, shape=SHAPE)
+    pool = [t for t in NO_DOUBLE_BLANK if t[0] != t[1]]
+    pair = [pool[i] for i in rng.permutation(len(pool))[:2]]
+    angle = float(rng.uniform(0, 180))
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    centres = [(SHAPE[1] / 2 + (k - 0.5) * (L + 1) * ux, SHAPE[0] / 2 + (k - 0.5) * (L + 1) * uy) for k in (0, 1)]
+    for x, y in centres:
+        canvas = lay(canvas, sprite(None, WALL, DARK_INK), x + OFF[0], y + OFF[1], angle)
+    truth = []
+    for pips, (x, y) in zip(pair, centres, strict=True):
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, y, angle)
+        truth.append(Drawn(pips, ((x - ux * L / 4, y - uy * L / 4), (x + ux * L / 4, y + uy * L / 4)), (x, y)))
+    return finish(canvas, rng), truth
+
+
+def test_touching_tiles_showing_their_side_walls_are_read_more_often_and_never_wrongly() -> None:
+    # Packed among touching tiles, a rectangle may straddle a seam: its divider is looked for
+    # nearer its middle, with the packed tiles' stricter second look. Over a dozen pairs it reads
+    # more tiles than without it, and no tile wrongly without doubt.
+    right = {True: 0, False: 0}
+    for seed in range(12):
+        image, truth = touching_pair(np.random.default_rng(7700 + seed))
+        for on in (True, False):
+            found = detect(image, VisionConfig(divider_packed_reach=0.15 if on else 0.0))
+            assert not [p for p in problems(found, truth) if "uncertain False" in p], seed
+            right[on] += len(truth) - len(problems(found, truth))
+    assert right[True] > right[False]

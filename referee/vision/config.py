@@ -121,6 +121,10 @@ class VisionConfig:
     divider_least: float = 0.7
     divider_most: float = 1.25
     divider_aspect: float = 0.25
+    # ... and a packed tile (touching others) too, its divider within divider_packed_reach of
+    # the middle (a seam lies half a tile away), with the packed tiles' second-look bar (0 turns
+    # this off).
+    divider_packed_reach: float = 0.15
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
     # The table's outline is the hull of the regions that match the table model and are at least
@@ -205,6 +209,7 @@ class VisionConfig:
             ("divider_least", 0 < self.divider_least < 1),
             ("divider_most", 1 <= self.divider_most <= 2),
             ("divider_aspect", 0 < self.divider_aspect < 1),
+            ("divider_packed_reach", 0 <= self.divider_packed_reach < 0.5),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("arm_core", self.arm_core > 0),
             ("arm_margin", self.arm_margin >= 0),

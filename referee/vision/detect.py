@@ -197,10 +197,12 @@ def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
     return False
 
 
-def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> tuple[Reading, Box] | None:
-    """A lone tile read unsure, read again on the rectangle found from its divider: the reading
-    there and the rectangle, when that reading is sure and the second look around it agrees
-    (:func:`relook`); None otherwise."""
+def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, support: int | None = None,
+                doubles: bool = True, blank: bool = True) -> tuple[Reading, Box] | None:
+    """A tile read unsure, read again on the rectangle found from its divider: the reading
+    there and the rectangle, when that reading is sure (not a double unless ``doubles``, nor
+    the double blank unless ``blank``) and the second look around it agrees (:func:`relook`,
+    with ``support``); None otherwise."""
     if config.divider_span <= 0:
         return None
     found = on_divider(image, box, config)
@@ -209,7 +211,9 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
     there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
     if there.pips is None or there.confidence < config.min_confidence:
         return None
-    around = relook(image, found, Reading(None, 0.0), contrast, config)
+    if (not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0)):
+        return None
+    around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
     if around.pips != there.pips:
         return None
     halves = (min(there.halves[0], around.halves[0]), min(there.halves[1], around.halves[1]))
@@ -272,8 +276,18 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                 # legal line the two halves either side of a seam match: no double from a
                 # rectangle in a straight run (a double across the line may be one). Nor a
                 # double blank: a moved rectangle takes a seam or an edge for its divider.
-                reading = relook(image, full, reading, contrast, config, config.relook_packed_support,
-                                 doubles=k not in along_run, blank=False)
+                again = None
+                if config.divider_packed_reach > 0:
+                    # Its divider is looked for nearer: a seam lies half a tile from it.
+                    near = dataclasses.replace(config, divider_reach=config.divider_packed_reach)
+                    again = _on_divider(image, full, contrast, near, config.relook_packed_support,
+                                        doubles=k not in along_run, blank=False)
+                if again is not None:
+                    reading, full = again
+                    corners = full.corners()
+                else:
+                    reading = relook(image, full, reading, contrast, config, config.relook_packed_support,
+                                     doubles=k not in along_run, blank=False)
         straddle = (k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]) \
             or k in (crossed or set())
         centre = corners.mean(axis=0)
