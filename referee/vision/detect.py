@@ -220,6 +220,28 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
     return Reading(there.pips, min(there.confidence, around.confidence), halves), found
 
 
+def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
+                 in_run: bool) -> tuple[Reading, Box]:
+    """A tile read unsure, looked at again: on the rectangle found from its divider, else
+    with its rectangle moved about (:func:`relook`). A packed tile needs more agreeing
+    readings, its divider nearer its middle (a seam lies half a tile away), and gives no
+    double blank (a moved rectangle takes a seam or an edge for its divider), nor a double in a
+    straight run (moved along a line of touching tiles, a rectangle straddles a seam, and in a
+    legal line the halves either side of a seam match; a double across the line may be one)."""
+    if not box.packed:
+        support, reach, doubles, blank = config.relook_support, config.divider_reach, True, True
+    else:
+        support, reach, doubles, blank = config.relook_packed_support, config.divider_packed_reach, not in_run, False
+    if support <= 0:
+        return first, box
+    if reach > 0:
+        again = _on_divider(image, box, contrast, dataclasses.replace(config, divider_reach=reach), support,
+                            doubles, blank)
+        if again is not None:
+            return again
+    return relook(image, box, first, contrast, config, support, doubles, blank), box
+
+
 def _on(table: np.ndarray, at: np.ndarray) -> bool:
     """Whether the point ``at`` (x, y) lies inside the outline ``table``."""
     x, y = round(float(at[0])), round(float(at[1]))
@@ -264,30 +286,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         reading = readings[k]
         if reading.pips is not None and reading.confidence < config.min_confidence and legible \
                 and contrast is not None:
-            if not full.packed and config.relook_support > 0:
-                again = _on_divider(image, full, contrast, config)
-                if again is not None:
-                    reading, full = again
-                    corners = full.corners()
-                else:
-                    reading = relook(image, full, reading, contrast, config)
-            elif full.packed and config.relook_packed_support > 0:
-                # Moved along a line of touching tiles, a rectangle straddles a seam, and in a
-                # legal line the two halves either side of a seam match: no double from a
-                # rectangle in a straight run (a double across the line may be one). Nor a
-                # double blank: a moved rectangle takes a seam or an edge for its divider.
-                again = None
-                if config.divider_packed_reach > 0:
-                    # Its divider is looked for nearer: a seam lies half a tile from it.
-                    near = dataclasses.replace(config, divider_reach=config.divider_packed_reach)
-                    again = _on_divider(image, full, contrast, near, config.relook_packed_support,
-                                        doubles=k not in along_run, blank=False)
-                if again is not None:
-                    reading, full = again
-                    corners = full.corners()
-                else:
-                    reading = relook(image, full, reading, contrast, config, config.relook_packed_support,
-                                     doubles=k not in along_run, blank=False)
+            reading, full = _second_look(image, full, reading, contrast, config, k in along_run)
+            corners = full.corners()
         straddle = (k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]) \
             or k in (crossed or set())
         centre = corners.mean(axis=0)
