@@ -83,9 +83,11 @@ def test_a_long_line_seen_from_a_side_is_read_tile_by_tile(seed: int) -> None:
 
 
 def test_without_the_taper_the_boxes_drift_off_the_far_tiles() -> None:
-    # What the taper is for: one period for the whole line puts the far boxes across seams.
+    # What the taper is for: one period for the whole line puts the far boxes across seams
+    # (the second look on a packed tile's divider rescues some of them: left out here).
     image, truth = seen_from_a_side(np.random.default_rng(6100), 9, -10.0)
-    assert problems(detect(image, VisionConfig(run_taper=0.0)), truth) != []
+    assert problems(detect(image, VisionConfig(run_taper=0.0, divider_packed_reach=0.0)), truth) != []
+    assert problems(detect(image, VisionConfig(divider_packed_reach=0.0)), truth) == []
 
 
 def test_a_box_beside_a_double_across_its_run_is_known_to_straddle_it() -> None:
