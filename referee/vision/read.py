@@ -272,12 +272,16 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
                                         cy=box.cy + uy * du * box.length + vy * dv * box.width)
             reading = decide(gather(rectify(image, moved.corners(), config.cell_px), config), contrast, config)
             if reading.pips is not None and reading.confidence >= config.min_confidence:
+                pips = reading.pips
+                # Every sure reading must agree, and be no double or blank where none may be:
+                # the first that is not settles it.
+                if (sure and pips != sure[0].pips) or (not doubles and pips[0] == pips[1]) \
+                        or (not blank and pips == (0, 0)):
+                    return first
                 sure.append(reading)
-    if len(sure) < max(need, 1) or len({r.pips for r in sure}) != 1:
+    if len(sure) < max(need, 1):
         return first
     pips = sure[0].pips
     assert pips is not None  # sure readings are of faces
-    if (not doubles and pips[0] == pips[1]) or (not blank and pips == (0, 0)):
-        return first
     return Reading(pips, min(r.confidence for r in sure),
                    (min(r.halves[0] for r in sure), min(r.halves[1] for r in sure)))
