@@ -30,8 +30,7 @@ class StableTile:
 
     @property
     def name(self) -> str:
-        a, b = self.reading.pips
-        return f"{max(a, b)}-{min(a, b)}"
+        return _name(self.reading.pips)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,6 +106,10 @@ def _key(pips: tuple[int, int]) -> tuple[int, int]:
     return (max(pips), min(pips))
 
 
+def _name(pips: tuple[int, int]) -> str:
+    return "{}-{}".format(*_key(pips))
+
+
 class Stabiliser:
     """Feed it every frame's detection; it returns a state when one becomes stable (and again
     when more frames of the same state change a tile's voted value)."""
@@ -168,7 +171,7 @@ class Stabiliser:
         for t in detection.tiles:
             if t.uncertain:
                 continue
-            seen = self._sightings.setdefault("-".join(map(str, _key(t.pips))), [])
+            seen = self._sightings.setdefault(_name(t.pips), [])
             if not any(math.dist(c, t.center) <= self.config.match * w for _, c, w in seen):
                 seen.append((frame, t.center, _width(t)))
 

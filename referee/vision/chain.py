@@ -134,19 +134,19 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
         # Seams between tiles count fully, dividers half (a divider may be faint).
         k = np.arange(1, 2 * tiles)
         weight = np.where(k % 2 == 0, 1.0, 0.5)
-        for taper in tapers:
+        for tried in tapers:
             # Even a tapered period stays within run_stretch of the tile's length at both ends.
-            fits = ok & (np.abs(period * (1 + abs(taper)) / length - 1) <= config.run_stretch)
+            fits = ok & (np.abs(period * (1 + abs(tried)) / length - 1) <= config.run_stretch)
             if not fits.any():
                 continue
-            share = _spread(k / (2.0 * tiles), float(taper))
+            share = _spread(k / (2.0 * tiles), float(tried))
             x = lo[..., None] + share[None, None, :] * (hi - lo)[..., None]
             line = (at(x, lines) * weight).sum(axis=2) / weight.sum()
             score = np.where(fits, end_lo[:, None] + end_hi[None, :] + config.run_lines * line, -np.inf)
             i = int(np.argmax(score))
             # A straight period wins ties: the taper must earn its place.
-            if best is None or score.flat[i] > best[0] + (1e-6 if taper else 0.0):
-                best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles, float(taper))
+            if best is None or score.flat[i] > best[0] + (1e-6 if tried else 0.0):
+                best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles, float(tried))
     return None if best is None else best[1:]
 
 
