@@ -121,6 +121,11 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         # pass (three times the pixels in each direction).
         if _segment(view, u, face, config, known * scale if known else None, seen_length).occluded:
             return Detection(w, h, True)
+        if known is None and seen_length / scale < config.min_tile_px:
+            # "Tiles" shorter than any the size estimate may settle on, at full resolution: the
+            # pips or the grain took the tiles' place (a grey frame of ivory on white paper
+            # did). Nothing here can be read: an empty table, not hundreds of specks.
+            return Detection(w, h, False)
         grow = min(config.work_tile_px / first, 3.0)
         scale *= grow
         view = _View.of(image, scale).against(model, view.spread)
