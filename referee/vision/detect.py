@@ -202,15 +202,16 @@ def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
     return False
 
 
-def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, support: int | None = None,
-                doubles: bool = True, blank: bool = True) -> tuple[Reading, Box] | None:
+def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, reach: float,
+                support: int | None = None, doubles: bool = True,
+                blank: bool = True) -> tuple[Reading, Box] | None:
     """A tile read unsure, read again on the rectangle found from its divider: the reading
-    there and the rectangle, when that reading is sure (not a double unless ``doubles``, nor
-    the double blank unless ``blank``) and the second look around it agrees (:func:`relook`,
-    with ``support``); None otherwise."""
+    there and the rectangle (its divider within ``reach`` of the middle), when that reading is
+    sure (not a double unless ``doubles``, nor the double blank unless ``blank``) and the
+    second look around it agrees (:func:`relook`, with ``support``); None otherwise."""
     if config.divider_span <= 0:
         return None
-    found = on_divider(image, box, config)
+    found = on_divider(image, box, config, reach)
     if found is None:
         return None
     there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
@@ -240,8 +241,7 @@ def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, c
     if support <= 0:
         return first, box
     if reach > 0:
-        again = _on_divider(image, box, contrast, dataclasses.replace(config, divider_reach=reach), support,
-                            doubles, blank)
+        again = _on_divider(image, box, contrast, config, reach, support, doubles, blank)
         if again is not None:
             return again
     return relook(image, box, first, contrast, config, support, doubles, blank), box

@@ -44,9 +44,10 @@ def _longest_run(on: np.ndarray) -> tuple[int, int]:
     return int(starts[k]), int(ends[k])
 
 
-def _find(image: np.ndarray, box: Box, config: VisionConfig) -> tuple[float, float, float, float] | None:
-    """The divider within ``box``: (shift along, shift across, turn in degrees, span), shifts and
-    span in frame pixels; None when no line across the box spans ``divider_span`` of its width.
+def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> tuple[float, float, float] | None:
+    """The divider within ``reach`` of the box's length from its middle: (shift along, shift
+    across, turn in degrees), shifts in frame pixels; None when no line across the box spans
+    ``divider_span`` of its width.
     A line is where the median over the box's width stands above the columns either side: pips,
     round, cover less of any column than the divider does of its own."""
     res = _RES / box.width
@@ -56,7 +57,7 @@ def _find(image: np.ndarray, box: Box, config: VisionConfig) -> tuple[float, flo
         ink = _ink(cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32))
         m, n = ink.shape
         profile = np.median(ink[int(0.2 * m):int(0.8 * m)], axis=0)
-        lo, hi = int(n / 2 - config.divider_reach * n), int(n / 2 + config.divider_reach * n) + 1
+        lo, hi = int(n / 2 - reach * n), int(n / 2 + reach * n) + 1
         k = lo + int(np.argmax(profile[lo:hi]))
         w = max(2, round(0.06 * n))  # a divider is a few hundredths of a tile long: this is beside it
         score = float(profile[k]) - max(float(profile[max(0, k - w)]), float(profile[min(n - 1, k + w)]))
@@ -69,10 +70,9 @@ def _find(image: np.ndarray, box: Box, config: VisionConfig) -> tuple[float, flo
     if score <= 0:
         return None
     r0, r1 = _longest_run(column > 0.5 * (float(column.max()) + base))
-    span = (r1 - r0) / res
-    if span < config.divider_span * box.width:
+    if (r1 - r0) / res < config.divider_span * box.width:
         return None
-    return (k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn, span
+    return (k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn
 
 
 def _half_size(profile: np.ndarray, size: float, config: VisionConfig) -> float | None:
@@ -93,14 +93,15 @@ def _half_size(profile: np.ndarray, size: float, config: VisionConfig) -> float 
     return best_half if best > 0 else None
 
 
-def on_divider(image: np.ndarray, box: Box, config: VisionConfig) -> Box | None:
+def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float | None = None) -> Box | None:
     """The rectangle of the lone tile in ``box`` (frame pixels) centred on its divider, turned
     square to it and with its sides fitted about it (see the module's note); None when no
-    divider shows, or the fitted sides are not in a tile's proportions."""
-    found = _find(image, box, config)
+    divider shows within ``reach`` (default ``divider_reach``) of the middle, or the fitted
+    sides are not in a tile's proportions."""
+    found = _find(image, box, config, config.divider_reach if reach is None else reach)
     if found is None:
         return None
-    along, across, turn, _ = found
+    along, across, turn = found
     a = math.radians(box.angle)
     centred = dataclasses.replace(box, cx=box.cx + math.cos(a) * along - math.sin(a) * across,
                                   cy=box.cy + math.sin(a) * along + math.cos(a) * across,
