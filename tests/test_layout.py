@@ -303,6 +303,39 @@ def test_a_small_gap_still_joins_and_a_wide_one_does_not(gap: float, joined: boo
         assert got["loose"] == ["3-4"]
 
 
+def shrunk(reading: TileReading, k: float) -> TileReading:
+    """``reading`` with its box ``k`` times as long and wide about its centre."""
+    cx, cy = reading.center
+    c = [(cx + k * (x - cx), cy + k * (y - cy)) for x, y in reading.corners]
+    return TileReading(reading.pips, reading.halves, (c[0], c[1], c[2], c[3]), reading.center,
+                       reading.confidence, reading.uncertain)
+
+
+def test_tiles_laid_a_little_apart_and_boxed_a_tenth_small_still_join() -> None:
+    """Vision draws the face of a tile with rounded edges a little inside its outline: a gap of a
+    fifth of a width between the tiles looks like 0.4 of a width between the boxes."""
+    g = 0.2 * W
+    tiles = [shrunk(tile((1, 2), 0, 0, 0), 0.9), shrunk(tile((2, 3), 80 + g, 0, 0), 0.9),
+             shrunk(tile((3, 3), 140 + 2 * g, 0, 90), 0.9), shrunk(tile((3, 5), 200 + 3 * g, 0, 0), 0.9)]
+    got = lay(*tiles)
+    assert_same_table(got, table_of(["1-2", "2-3", "3-3", "3-5"], spinner=2, open_ends=[1, 5], count=6))
+    assert got["loose"] == got["misplaced"] == got["mismatches"] == []
+
+
+@pytest.mark.parametrize("facing", [0.2, 0.05])
+def test_a_tile_beside_another_its_ends_flush_does_not_touch_its_end(facing: float) -> None:
+    """Two tiles side by side, their boxes overlapping by a tenth of a width: each end lies 0.4 of
+    a width beside the other tile, not in front of it: the second tile is loose. Only a tolerance
+    that lets a tile touch an end it barely faces (``facing`` 0.05) takes it for touching (and
+    mismatched: its 1-2 lies against the 2-3's 3 end)."""
+    tiles = (tile((1, 2), 0, 0, 0), tile((2, 3), 0, 0.9 * W, 0))
+    got = build(Detection(1000, 1000, False, tiles), LayoutConfig(facing=facing)).to_json()
+    if facing == 0.2:
+        assert got["line"] in (["1-2"], ["2-3"]) and len(got["loose"]) == 1 and got["mismatches"] == []
+    else:
+        assert got["loose"] == [] and len(got["mismatches"]) == 1
+
+
 def test_the_gap_limit_is_the_configured_reach() -> None:
     tiles = (tile((1, 2), 0, 0, 0), tile((2, 3), 80 + 0.4 * W, 0, 0))
     assert len(build(Detection(1000, 1000, False, tiles), LayoutConfig(reach=0.3)).line) == 1
@@ -355,7 +388,7 @@ def test_more_pips_than_the_set_has_do_not_crash() -> None:
 # -- LayoutConfig ------------------------------------------------------------------------------
 @pytest.mark.parametrize(("field", "value"), [
     ("reach", 0), ("reach", 1.0), ("reach", -0.2), ("reach", "0.3"), ("reach", float("nan")), ("reach", None),
-    ("middle", 0), ("middle", 2), ("middle", "x"),
+    ("middle", 0), ("middle", 2), ("middle", "x"), ("facing", 0), ("facing", 1.5), ("facing", "0.2"),
     ("max_pips", 0), ("max_pips", 19), ("max_pips", "6"), ("max_pips", 6.0), ("max_pips", True),
     ("spinner", "no"), ("spinner", 1), ("spinner", None),
 ])

@@ -776,6 +776,49 @@ def test_the_spinners_short_ends_are_up_and_down() -> None:
     assert {first, second} == {End.UP, End.DOWN}
 
 
+def shrunk(reading: TileReading, k: float = 0.9) -> TileReading:
+    """``reading`` with its box drawn ``k`` times as long and wide about its centre, as vision
+    draws the face of a tile with rounded edges."""
+    cx, cy = reading.center
+    corners = [(cx + k * (x - cx), cy + k * (y - cy)) for x, y in reading.corners]
+    return dataclasses.replace(reading, corners=quad(corners))
+
+
+def test_a_tile_against_an_unread_spinners_short_end_is_played_through_short_boxes() -> None:
+    """As in the sample hand: a tile laid against the spinner's short end, the spinner now read
+    only doubtfully, and both boxes drawn a tenth small, so the ends look 0.4 of a width apart."""
+    ref = Referee(FIVES)
+    spinner, left, right = across(6, 400, 300), tile(0, 6, 340, 300), tile(6, 4, 460, 300)
+    ref.observe(state(1, spinner))
+    ref.observe(state(3, spinner, left))
+    ref.observe(state(5, spinner, left, right))
+    assert sorted(ref.on_table()) == ["6-0", "6-4", "6-6"]
+    unread = shrunk(dataclasses.replace(spinner, uncertain=True))
+    up = shrunk(tile(1, 6, 400, 220 - 0.15 * W, 90.0))  # its 6 half towards the spinner's upper end
+    (event,) = ref.observe(state(7, unread, left, right, up))
+    assert (event.kind, event.tile, event.end, event.points) == (Kind.PLAY, "6-1", "up", 5)  # 0 + 4 + 1
+
+
+def test_tiles_side_by_side_are_not_an_end_touching_the_other() -> None:
+    """A tile laid beside the line, its end flush with a line tile's end, is half a width from
+    that end: near enough for the gap, but it lies beside it, not in front of it."""
+    ref = opened()
+    beside = tile(2, 5, 400, 300 + W)  # alongside the opening 6-3, not touching its ends
+    assert ref.observe(state(2, OPEN_63, beside)) == []
+    assert ref.on_table() == ["6-3"]
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("opener", -1), ("opener", "0"), ("reach", 0), ("reach", 1.0), ("reach", "0.5"), ("reach", True),
+    ("middle", 0), ("middle", float("nan")), ("facing", 1), ("facing", None),
+    ("boneyard_states", 0), ("illegal_votes", 1.5), ("takeback_states", 0),
+])
+def test_referee_config_rejects_bad_values_naming_the_field(field: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=rf"\b{field}\b") as caught:
+        RefereeConfig(**{field: value})
+    assert repr(value) in str(caught.value)
+
+
 def test_a_state_read_badly_does_not_count_towards_a_take_back() -> None:
     ref = opened(config=RefereeConfig(takeback_states=2))
     ref.observe(state(2, OPEN_63, RIGHT_34))
@@ -926,6 +969,20 @@ def test_a_tile_a_state_misses_keeps_its_first_sighting_until_another_lies_there
     stab.feed(10, detection(OPEN_63, LEFT_16))
     got = stab.feed(11, detection(OPEN_63, LEFT_16))
     assert got is not None and {t.name: t.first_seen for t in got.tiles} == {"6-3": 0, "6-1": 10}
+
+
+def test_a_play_that_came_into_a_running_state_is_dated_when_it_was_read() -> None:
+    """The 4-3 was laid without an arm vision saw: read doubtfully at frame 2 (which does not
+    break the run that began at frame 0), surely from frame 3. The play is at frame 3, not at
+    the run's first frame, before the tile was there."""
+    stab, ref = Stabiliser(StabiliserConfig(stable_frames=2)), Referee(FIVES)
+    events: list[Event] = []
+    doubtful = dataclasses.replace(RIGHT_34, uncertain=True)
+    for frame, new in enumerate([None, None, doubtful, RIGHT_34, RIGHT_34]):
+        got = stab.feed(frame, detection(OPEN_63) if new is None else detection(OPEN_63, new))
+        if got is not None:
+            events += ref.observe(got)
+    assert [(e.kind, e.tile, e.frame) for e in events] == [(Kind.PLAY, "6-3", 0), (Kind.PLAY, "4-3", 3)]
 
 
 def dated(frame: int, *tiles: tuple[TileReading, int]) -> StableState:

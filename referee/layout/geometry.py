@@ -115,10 +115,12 @@ def piece(index: int, reading: TileReading) -> Piece:
     return Piece(index, reading.pips, reading.center, axis, length, width, reading.uncertain)
 
 
-def contacts(pieces: list[Piece], reach: float = 0.3, middle: float = 0.25) -> list[Contact]:
+def contacts(pieces: list[Piece], reach: float = 0.5, middle: float = 0.25, facing: float = 0.2) -> list[Contact]:
     """Every contact of a tile's end (and of a double's long sides, which a line crosses) with
-    another tile. ``reach`` is the largest gap, and ``middle`` how near the divider (both in
-    tile widths) a touch on a long side counts as the middle rather than one half."""
+    another tile. ``reach`` is the largest gap, ``middle`` how near the divider a touch on a long
+    side counts as the middle rather than one half, and ``facing`` how much of the touching edge
+    the other tile must lie in front of (all in tile widths): tiles lying side by side, their
+    ends flush, are half a width from each other's end but do not face it."""
     found: list[Contact] = []
     for a in pieces:
         probes = [(half, 0, a.end_point(half)) for half in (0, 1)]
@@ -133,6 +135,10 @@ def contacts(pieces: list[Piece], reach: float = 0.3, middle: float = 0.25) -> l
                 gap = b.outside(p) / unit
                 if gap > reach or (best is not None and gap >= best.gap):
                     continue
+                along_edge = a.axis if half < 0 else (-a.axis[1], a.axis[0])
+                edge = (a.length if half < 0 else a.width) / 2
+                if abs(_to_nearest(b, p, along_edge)) > edge - facing * unit:
+                    continue  # b lies beside the edge, not in front of it
                 # A tile's end deep inside another's rectangle is an overlap, not a contact.
                 s, t = b.local(p)
                 if b.length / 2 - abs(s) > 0.45 * unit and b.width / 2 - abs(t) > 0.45 * unit:
@@ -141,6 +147,16 @@ def contacts(pieces: list[Piece], reach: float = 0.3, middle: float = 0.25) -> l
             if best is not None:
                 found.append(best)
     return found
+
+
+def _to_nearest(b: Piece, p: Point, direction: Vec) -> float:
+    """How far along ``direction`` (a unit vector) the point of ``b`` nearest ``p`` lies from ``p``."""
+    s, t = b.local(p)
+    ds = min(max(s, -b.length / 2), b.length / 2) - s
+    dt = min(max(t, -b.width / 2), b.width / 2) - t
+    ax, ay = b.axis
+    dx, dy = ds * ax - dt * ay, ds * ay + dt * ax
+    return dx * direction[0] + dy * direction[1]
 
 
 def _classify(a: Piece, half: int, b: Piece, s: float, t: float, gap: float, middle: float,

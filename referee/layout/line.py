@@ -23,16 +23,18 @@ Port = tuple[str, int]
 @dataclasses.dataclass(frozen=True)
 class LayoutConfig:
     """Tolerances, in tile widths: ``reach`` the largest gap between touching tiles, ``middle``
-    how near a long side's middle a touch counts as the middle; ``spinner``: whether the first
+    how near a long side's middle a touch counts as the middle, ``facing`` how much of a tile's
+    end another must lie in front of to touch it; ``spinner``: whether the first
     double's short ends take tiles (All Fives), so a tile there belongs to the line."""
 
-    reach: float = 0.3
+    reach: float = 0.5
     middle: float = 0.25
+    facing: float = 0.2
     spinner: bool = True
     max_pips: int = 6
 
     def __post_init__(self) -> None:
-        for name in ("reach", "middle"):
+        for name in ("reach", "middle", "facing"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and 0 < value < 1):
                 raise ValueError(f"layout {name} must be a number between 0 and 1 (tile widths), got {value!r}")
@@ -123,7 +125,7 @@ def build(detection: Detection, config: LayoutConfig | None = None) -> Layout:
     pieces = [piece(i, t) for i, t in enumerate(detection.tiles)]
     if not pieces:
         return Layout()
-    joins, bad = ports_of(pieces, contacts(pieces, config.reach, config.middle))
+    joins, bad = ports_of(pieces, contacts(pieces, config.reach, config.middle, config.facing))
     names = [p.name for p in pieces]
     misplaced: list[tuple[str, str, str]] = [(names[a], names[b], why) for a, b, why in bad]
     mismatched: list[tuple[int, Port, int, Port]] = []

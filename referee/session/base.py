@@ -31,12 +31,14 @@ class RefereeConfig:
     a draw must fall below (vision's count of a touching pile flickers; its lowest is trusted);
     ``illegal_votes``: sure readings a tile needs before its placement is called illegal (a
     misread tile makes a legal play look illegal, and the rules make such a reading suspect);
-    ``reach``/``middle``: contact tolerances in tile widths."""
+    ``reach``/``middle``/``facing``: contact tolerances in tile widths (see
+    :func:`referee.layout.geometry.contacts`)."""
 
     opener: int = 0
     takeback_states: int = 2
-    reach: float = 0.3
+    reach: float = 0.5
     middle: float = 0.25
+    facing: float = 0.2
     seats: tuple[float, ...] | None = None
     boneyard_states: int = 4
     illegal_votes: int = 2
@@ -44,6 +46,10 @@ class RefereeConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
             raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
+        for name in ("reach", "middle", "facing"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 < value < 1):
+                raise ValueError(f"{name} must be a number between 0 and 1 (tile widths), got {value!r}")
         if self.seats is not None and not all(isinstance(a, (int, float)) for a in self.seats):
             raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")
         if not isinstance(self.boneyard_states, int) or self.boneyard_states < 1:

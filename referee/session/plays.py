@@ -53,7 +53,7 @@ class Plays(RefereeBase):
             clear = {q.index for q in new}
             first_clear = min(self._age(q) for q in new)
             doubtful = {u.index for u in unknown_new if self._age(u) <= first_clear}
-            found = contacts(pieces, self.config.reach, self.config.middle)
+            found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
             if any({c.tile, c.other} & clear and {c.tile, c.other} & doubtful for c in found):
                 # A tile against the new ones, there as early, cannot be read yet: it opened,
                 # if the tiles laid against it pin it down; else wait.
@@ -66,7 +66,7 @@ class Plays(RefereeBase):
             opener = oldest[0]
             if len(oldest) > 1:
                 self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
-                group = _joined(new, contacts(new, self.config.reach, self.config.middle))
+                group = _joined(new, contacts(new, self.config.reach, self.config.middle, self.config.facing))
                 if group is None:
                     return  # tiles lying apart: which one opened cannot be told
                 opener = group
@@ -74,7 +74,7 @@ class Plays(RefereeBase):
             if len(new) > 1 and self.on_table():
                 self._plays(state, pieces, decided, events)  # the rest, against the opener
             return
-        found = contacts(pieces, self.config.reach, self.config.middle)
+        found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
         # A state may show a chain of tiles the referee has not seen laid (their own states came
         # too late to read): each round plays what touches the line as it now stands.
         for _ in range(len(new) + len(unknown_new)):
@@ -282,7 +282,7 @@ class Plays(RefereeBase):
 
     def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,
               inferred: bool | None = None) -> None:
-        when = state.frame if frame is None else frame
+        when = self._when(state, p) if frame is None else frame
         seat = self._seat()
         tile = Tile(*p.pips)
         try:
@@ -298,7 +298,7 @@ class Plays(RefereeBase):
 
     def _play(self, state: StableState, p: Piece, placement: Placement, events: list[Event],
               frame: int | None = None) -> None:
-        when = state.frame if frame is None else frame
+        when = self._when(state, p) if frame is None else frame
         seat = self._seat()
         tile = Tile(*p.pips)
         name = str(tile)
@@ -334,6 +334,14 @@ class Plays(RefereeBase):
         self._pending_at[name] = p
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
+
+    @staticmethod
+    def _when(state: StableState, p: Piece) -> int:
+        """The frame of a play seen in ``state``: the state's, or later when the tile first read
+        surely there came into a state already running (its run began with the tile read
+        doubtfully, or not at all)."""
+        seen = state.tiles[p.index].first_seen
+        return state.frame if seen is None else max(state.frame, seen)
 
     def _explained(self, state: StableState, new: str) -> bool:
         """Every face-up tile of the state is read and accounted for (on the rules table, a

@@ -215,7 +215,7 @@ class Referee(Plays):
             return False
         table_names = set(self.on_table())
         table_pieces = {t.name: pieces[i] for i, t in enumerate(state.tiles) if t.decided and t.name in table_names}
-        found = contacts(pieces, self.config.reach, self.config.middle)
+        found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
         laid = [p for p, t in zip(pieces, state.tiles, strict=True)
                 if t.decided and t.name not in table_names and t.name not in self.pending
                 and self._fits(p, place(self.hand.table, p, found, table_pieces) or Placement(None))]
