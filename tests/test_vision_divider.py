@@ -128,3 +128,25 @@ def test_touching_tiles_showing_their_side_walls_are_read_more_often_and_never_w
             assert not [p for p in problems(found, truth) if "uncertain False" in p], seed
             right[on] += len(truth) - len(problems(found, truth))
     assert right[True] > right[False]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_packed_rectangle_half_on_the_wall_is_slid_onto_the_face(seed: int) -> None:
+    # A rectangle packed into a blob of touching tiles and their walls may sit across a face's
+    # width half on its wall: the divider it shows is cut short. Slid a third of a width either
+    # way, it shows the whole divider, and is centred on it and fitted to the face.
+    rng = np.random.default_rng(4500 + seed)
+    image, truth = walled(rng, 1)
+    x, y = truth[0].center
+    angle = math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+    a = math.radians(angle)
+    nx, ny = -math.sin(a), math.cos(a)
+    side = 1.0 if nx * OFF[0] + ny * OFF[1] > 0 else -1.0  # towards the wall
+    packed = Box(x + side * 0.45 * W * nx, y + side * 0.45 * W * ny, L, W, angle, True)
+    found = on_divider(image, packed, VisionConfig(), 0.15)
+    assert found
+    assert math.dist((found.cx, found.cy), (x, y)) < 0.05 * L
+    assert found.length == pytest.approx(L, rel=0.08) and found.width == pytest.approx(W, rel=0.15) and found.packed
+    assert abs((found.angle - angle + 90) % 180 - 90) < 3
+    unslid = on_divider(image, packed, VisionConfig(divider_slide=0.0), 0.15)
+    assert not unslid or math.dist((unslid.cx, unslid.cy), (x, y)) > 0.05 * L

@@ -121,10 +121,17 @@ class VisionConfig:
     divider_least: float = 0.7
     divider_most: float = 1.25
     divider_aspect: float = 0.25
+    # ... and stands out from the columns beside it by this share of the strip's darkest ink
+    # (pips: a divider is as dark as they are; the edge of a back or of the table is not a line).
+    divider_clear: float = 0.25
     # ... and a packed tile (touching others) too, its divider within divider_packed_reach of
     # the middle (a seam lies half a tile away), with the packed tiles' second-look bar (0 turns
     # this off).
     divider_packed_reach: float = 0.15
+    # When no divider shows on the rectangle, it is looked for on the rectangle slid this share
+    # of its width to either side (0 turns this off): the blob of a tile seen from one side holds
+    # its side wall, and a rectangle packed into it may sit half on the wall, cutting the divider.
+    divider_slide: float = 0.3
     # Occlusion: a foreground blob from the frame edge over the table, bigger than this many tiles.
     occluder_tiles: float = 6.0
     # The table's outline is the hull of the regions that match the table model and are at least
@@ -210,6 +217,8 @@ class VisionConfig:
             ("divider_most", 1 <= self.divider_most <= 2),
             ("divider_aspect", 0 < self.divider_aspect < 1),
             ("divider_packed_reach", 0 <= self.divider_packed_reach < 0.5),
+            ("divider_slide", 0 <= self.divider_slide <= 0.5),
+            ("divider_clear", 0 <= self.divider_clear < 1),
             ("occluder_tiles", self.occluder_tiles > 0),
             ("arm_core", self.arm_core > 0),
             ("arm_margin", self.arm_margin >= 0),

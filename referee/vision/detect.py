@@ -211,19 +211,23 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
     second look around it agrees (:func:`relook`, with ``support``); None otherwise."""
     if config.divider_span <= 0:
         return None
-    found = on_divider(image, box, config, reach)
-    if found is None:
+    fitted = on_divider(image, box, config, reach)
+    if fitted is None:
         return None
-    there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
-    if there.pips is None or there.confidence < config.min_confidence:
-        return None
-    if (not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0)):
-        return None
-    around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
-    if around.pips != there.pips:
-        return None
-    halves = (min(there.halves[0], around.halves[0]), min(there.halves[1], around.halves[1]))
-    return Reading(there.pips, min(there.confidence, around.confidence), halves), found
+    # A packed tile's face fitted among touching tiles and side walls may come out small: it
+    # is read at the frame's tile size too, when the fitted size does not read.
+    sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width)] if box.packed else [fitted]
+    for found in sizes:
+        there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
+        if there.pips is None or there.confidence < config.min_confidence:
+            continue
+        if (not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0)):
+            continue
+        around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
+        if around.pips == there.pips:
+            halves = (min(there.halves[0], around.halves[0]), min(there.halves[1], around.halves[1]))
+            return Reading(there.pips, min(there.confidence, around.confidence), halves), found
+    return None
 
 
 def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,

@@ -44,10 +44,15 @@ def _longest_run(on: np.ndarray) -> tuple[int, int]:
     return int(starts[k]), int(ends[k])
 
 
-def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> tuple[float, float, float] | None:
+Found = tuple[float, float, float, float, int]
+
+
+def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> Found | None:
     """The divider within ``reach`` of the box's length from its middle: (shift along, shift
-    across, turn in degrees), shifts in frame pixels; None when no line across the box spans
-    ``divider_span`` of its width.
+    across, turn in degrees, how far it stands above the columns beside it, how many of the
+    box's long sides it runs to: cut short there), shifts in frame pixels; None when no line
+    across the box spans ``divider_span`` of its width, or stands out by less than
+    ``divider_clear`` of the darkest ink (pips) above the face.
     A line is where the median over the box's width stands above the columns either side: pips,
     round, cover less of any column than the divider does of its own."""
     res = _RES / box.width
@@ -67,12 +72,18 @@ def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> tu
     score, turn, k, ink, base = best
     m, n = ink.shape
     column = ink[:, max(0, k - 1):k + 2].max(axis=1)
-    if score <= 0:
-        return None
+    if score <= config.divider_clear * (float(np.percentile(ink, 98)) - base):
+        return None  # no line stands out as the pips do
     r0, r1 = _longest_run(column > 0.5 * (float(column.max()) + base))
     if (r1 - r0) / res < config.divider_span * box.width:
         return None
-    return (k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn
+    return (k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn, score, int(r0 == 0) + int(r1 == m)
+
+
+def _slid(box: Box, across: float) -> Box:
+    """``box`` moved ``across`` frame pixels square to its length."""
+    a = math.radians(box.angle)
+    return dataclasses.replace(box, cx=box.cx - math.sin(a) * across, cy=box.cy + math.cos(a) * across)
 
 
 def _half_size(profile: np.ndarray, size: float, config: VisionConfig) -> float | None:
@@ -97,14 +108,37 @@ def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float |
     """The rectangle of the lone tile in ``box`` (frame pixels) centred on its divider, turned
     square to it and with its sides fitted about it (see the module's note); None when no
     divider shows within ``reach`` (default ``divider_reach``) of the middle, or the fitted
-    sides are not in a tile's proportions."""
-    found = _find(image, box, config, config.divider_reach if reach is None else reach)
+    sides are not in a tile's proportions. When the rectangle shows no divider, or one cut
+    short by its long side (the rectangle sits partly off the face, on its side wall), the
+    rectangle slid ``divider_slide`` of its width to either side is tried too, the clearest
+    divider first (slid, the divider must end inside the rectangle on one side at least: the
+    edge of a tile or of its wall crosses a slid rectangle from side to side)."""
+    reach = config.divider_reach if reach is None else reach
+    here = _find(image, box, config, reach)
+    if config.divider_slide <= 0 or (here is not None and not here[4]):
+        return _fit(image, box, here, config)
+    tries = [(here, box)] if here is not None else []
+    for side in (-1, 1):
+        slid = _slid(box, side * config.divider_slide * box.width)
+        if (found := _find(image, slid, config, reach)) is not None and found[4] < 2:
+            tries.append((found, slid))
+    for found, slid in sorted(tries, key=lambda f: -f[0][3]):
+        fitted = _fit(image, slid, found, config)
+        if fitted is not None:
+            return fitted
+    return None
+
+
+def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig) -> Box | None:
+    """``box`` centred on the divider ``found`` there (see :func:`_find`), turned square to it,
+    its sides fitted about it; None without a divider or when the sides are not in a tile's
+    proportions."""
     if found is None:
         return None
-    along, across, turn = found
+    along, across, turn, _, _ = found
     a = math.radians(box.angle)
-    centred = dataclasses.replace(box, cx=box.cx + math.cos(a) * along - math.sin(a) * across,
-                                  cy=box.cy + math.sin(a) * along + math.cos(a) * across,
+    moved = _slid(box, across)
+    centred = dataclasses.replace(moved, cx=moved.cx + math.cos(a) * along, cy=moved.cy + math.sin(a) * along,
                                   angle=box.angle + turn)
     res = _FIT_RES / box.width
     margin = 1 + 2 * (config.divider_most - 1 + 0.1)
