@@ -464,8 +464,9 @@ def test_an_arm_over_the_table_is_recognised_and_ignored() -> None:
 HERZOG_8_FLOOR = 2
 #: Regression floor for all the photos together (54 tiles): 23 read right once lone tiles were
 #: found again from their dividers (15 before), 27 once packed rectangles half on a side wall
-#: were slid onto the face; the floor is that minus about 10 points.
-REAL_RIGHT_FLOOR = 22
+#: were slid onto the face, 29 once a fitted rectangle read unsure took the second look around
+#: it; the floor is that minus about 10 points.
+REAL_RIGHT_FLOOR = 24
 
 
 def real_photos() -> list[Path]:
@@ -503,15 +504,19 @@ def test_a_grey_photo_is_not_read_as_hundreds_of_specks() -> None:
     assert len(d.tiles) + len(d.face_down) <= 7
 
 
-def test_touching_tiles_on_their_side_walls_are_read() -> None:
+@pytest.mark.parametrize(("name", "least"), [("herzog_1.jpeg", 12), ("herzog_2.jpeg", 3)])
+def test_tiles_seen_with_their_side_walls_and_shadows_are_read(name: str, least: int) -> None:
     # herzog_2: four tiles touching in an L, photographed from a side: the blob holds their
     # side walls, and two rectangles packed into it sat half a width off their faces, their
     # dividers cut short. Slid onto the face, and read at the frame's tile size when the face
     # fitted among the walls comes out small, three of the four are read (one was before).
-    path = next((p for p in real_photos() if p.name == "herzog_2.jpeg"), None)
+    # herzog_1: fourteen lone tiles casting shadows on paper; fitted on their dividers, two
+    # still read unsure with an end on the shadow's edge, and are read by the second look
+    # around the fitted rectangle: twelve of fourteen (ten before).
+    path = next((p for p in real_photos() if p.name == name), None)
     assert path is not None
     score = match(*real(path))
-    assert score.right >= 3 and score.wrong == 0
+    assert score.right >= least and score.wrong == 0
 
 
 def test_real_photos_regression_floor() -> None:

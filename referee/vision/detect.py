@@ -219,7 +219,14 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
     sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width)] if box.packed else [fitted]
     for found in sizes:
         there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
-        if there.pips is None or there.confidence < config.min_confidence:
+        if there.pips is not None and there.confidence < config.min_confidence:
+            # Unsure on the fitted rectangle itself (its end on the shadow's edge): the second
+            # look around it, every sure reading agreeing, is the reading.
+            around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
+            if around.pips is not None:
+                return around, found
+            continue
+        if there.pips is None:
             continue
         if (not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0)):
             continue
