@@ -235,6 +235,42 @@ def test_drawn_black_tiles_with_white_pips_on_wood_are_all_found_and_read() -> N
     assert found == []
 
 
+def corner_pile(rng: np.random.Generator, body: tuple[int, int, int] = BLACK,
+                table_colour: tuple[int, int, int] = FELT) -> tuple[np.ndarray, list[Drawn]]:
+    """Three pairs of backs, each pair touching at a corner at a random angle between them (a
+    boneyard pushed together), and two lone face-up tiles, with their truth."""
+    canvas = table(rng, table_colour, shape=SHAPE)
+    truth: list[Drawn] = []
+    for k, cx in enumerate((170.0, 480.0, 790.0)):
+        a0 = float(rng.uniform(0, 180))
+        a1 = a0 + float(rng.choice([-1, 1]) * rng.uniform(25, 65))
+        # The second back's corner on the first's far corner, pushed a tenth of a width in; the
+        # pair centred on (cx, cy).
+        r0, r1 = math.radians(a0), math.radians(a1)
+        corner = (L / 2 * math.cos(r0) - W / 2 * math.sin(r0), L / 2 * math.sin(r0) + W / 2 * math.cos(r0))
+        reach = (L / 2 - 0.1 * W, W / 2 - 0.1 * W)
+        second = (corner[0] + reach[0] * math.cos(r1) - reach[1] * math.sin(r1),
+                  corner[1] + reach[0] * math.sin(r1) + reach[1] * math.cos(r1))
+        cy = 220.0 + 60 * (k % 2)
+        first = (cx - second[0] / 2, cy - second[1] / 2)
+        second = (first[0] + second[0], first[1] + second[1])
+        for (x, y), angle in ((first, a0), (second, a1)):
+            canvas = lay(canvas, sprite(None, body, LIGHT_INK), x, y, angle)
+            truth.append(Drawn(None, ((x, y), (x, y)), (x, y)))
+    for pips, x in (((3, 5), 300.0), ((6, 2), 660.0)):
+        canvas = lay(canvas, sprite(pips, body, LIGHT_INK), x, 520.0, 0.0)
+        truth.append(Drawn(pips, ((x - L / 4, 520.0), (x + L / 4, 520.0)), (x, 520.0)))
+    return finish(canvas, rng), truth
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_backs_touching_at_a_corner_are_each_counted(seed: int) -> None:
+    # Backs pushed together at angles touch at their corners: their blob is no tile and no
+    # packing (one angle for all) covers it. Parted where it is narrow, each part is one back.
+    image, truth = corner_pile(np.random.default_rng(8800 + seed))
+    assert problems(run(image), truth) == []
+
+
 @pytest.mark.parametrize("seed", [21, 22])
 def test_a_face_down_tile_among_face_up_ones_is_face_down(seed: int) -> None:
     image, truth = draw_tiles(np.random.default_rng(seed), 6, face_down=1, pool=NO_DOUBLE_BLANK)

@@ -50,6 +50,10 @@ class VisionConfig:
     leftover_share: float = 0.35
     # A packed tile must hold a rectangle this share of its size (slack for tiles a little askew).
     pack_fit: float = 0.7
+    # A blob no packing covers is parted where it is narrower than up to this share of a tile
+    # width (tiles touching only at a corner, as in a pile of backs), when every part is shaped
+    # like one tile (0 turns this off).
+    apart: float = 0.6
     # Opening the face mask with a disc this share of the tile length cuts shadow slivers away.
     open_share: float = 0.06
     # A straight run of packed tiles is re-spaced as one (run_reach 0 turns this off): its ends
@@ -184,6 +188,7 @@ class VisionConfig:
             ("shadow_chroma", self.shadow_chroma > 0),
             ("min_area_share", 0 < self.min_area_share < 1 < self.max_area_share),
             ("min_cover", 0 < self.min_cover <= 1),
+            ("apart", 0 <= self.apart < 1),
             ("leftover_share", 0 <= self.leftover_share < 1),
             ("pack_fit", 0.3 < self.pack_fit <= 1),
             ("open_share", 0 <= self.open_share < 0.3),

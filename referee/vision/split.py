@@ -234,12 +234,60 @@ def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
             continue
         if share > config.max_blob_tiles:
             continue
-        pts = outline(blob)
-        box = _box_of(cv2.minAreaRect(pts))
-        if share <= config.max_area_share and 0.75 < box.length / length < 1.3 and 0.7 < box.width / width < 1.4:
-            boxes.append(dataclasses.replace(box, cx=box.cx + x, cy=box.cy + y))
-            continue
-        local = _line_width(blob, width, config.local_size)
-        for b in _pack(blob, local * config.aspect, local, config):
-            boxes.append(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y))
+        found = _tiles_in(blob, length, config) or _apart(blob, length, config)
+        boxes.extend(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y) for b in found)
     return boxes, big
+
+
+def _tiles_in(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box]:
+    """The tile rectangles in one blob (its own pixels): one tile's when it is shaped like one,
+    else those packed into it."""
+    box = _one_tile(blob, length, config)
+    if box is not None:
+        return [box]
+    width = length / config.aspect
+    local = _line_width(blob, width, config.local_size)
+    return _pack(blob, local * config.aspect, local, config)
+
+
+def _one_tile(blob: np.ndarray, length: float, config: VisionConfig) -> Box | None:
+    """The rectangle of a blob shaped like one tile (its own pixels), else None."""
+    width = length / config.aspect
+    box = _box_of(cv2.minAreaRect(outline(blob)))
+    share = float(blob.sum()) / (length * width)
+    if config.min_area_share <= share <= config.max_area_share and 0.75 < box.length / length < 1.3 \
+            and 0.7 < box.width / width < 1.4:
+        return box
+    return None
+
+
+def _apart(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box]:
+    """The tiles of a blob no packing covers, when it parts into pieces each shaped like one
+    tile where it is narrow (tiles touching only at a corner or along a short stretch, at
+    angles no packing follows: a pile of backs). The blob is eroded by discs up to ``apart``
+    of a tile width; each part, grown back within the blob, must be one tile filling its
+    rectangle (specks aside)."""
+    width = length / config.aspect
+    if config.apart <= 0 or blob.sum() < 2 * config.min_area_share * length * width:
+        return []
+    for share in (0.5 * config.apart, 0.75 * config.apart, config.apart):
+        k = max(3, round(share * width)) | 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        count, comp = cv2.connectedComponents(cv2.erode(blob, disc), connectivity=4)
+        boxes = []
+        for i in range(1, count):
+            part = cv2.dilate((comp == i).astype(np.uint8), disc) & blob
+            if part.sum() < config.min_area_share * length * width:
+                continue  # a speck the erosion left at a corner
+            x, y, w, h = cv2.boundingRect(part)
+            piece = part[y:y + h, x:x + w].copy()
+            box = _one_tile(piece, length, config)
+            # A part must fill its rectangle as a tile does (its hull; pips at the edge bite
+            # notches): a face the mask broke up is ragged, and its rectangle off the tile.
+            if box is None or cv2.contourArea(cv2.convexHull(outline(piece))) < 0.85 * box.length * box.width:
+                break
+            boxes.append(dataclasses.replace(box, cx=box.cx + x, cy=box.cy + y))
+        else:
+            if len(boxes) >= 2:
+                return boxes
+    return []
