@@ -213,6 +213,9 @@ def test_miss_share_must_be_a_share_below_one() -> None:
     for bad in (0, 1.5, None):
         with pytest.raises(ValueError, match="half_sure"):
             StabiliserConfig(half_sure=bad)  # type: ignore[arg-type]
+    for bad in (0.2, 1.0, "half"):  # below miss_share (a third), or all
+        with pytest.raises(ValueError, match="lapse_share"):
+            StabiliserConfig(lapse_share=bad)  # type: ignore[arg-type]
 
 
 def test_a_table_cleared_for_stable_frames_frames_is_empty() -> None:
@@ -220,9 +223,41 @@ def test_a_table_cleared_for_stable_frames_frames_is_empty() -> None:
     det, blank = detection(OPEN_63), detection()
     stab.feed(0, det)
     assert stab.feed(1, det) is not None
-    assert [stab.feed(i, blank) for i in (2, 3)] == [None, None]  # one could be a dropout
-    got = stab.feed(4, blank)
-    assert got is not None and got.tiles == () and got.face_down == 0 and got.frame == 3
+    assert stab.feed(2, blank) is None  # one could be a dropout
+    got = stab.feed(3, blank)  # two are not: the empty table is seen from the first of them
+    assert got is not None and got.tiles == () and got.face_down == 0 and got.frame == 2
+
+
+def test_a_frame_losing_most_tiles_is_a_lapse_of_vision_not_a_new_table() -> None:
+    # An arm vision did not see: the frame shows one tile of the line's four, and the boneyard
+    # taken for a dozen tiles. It is skipped; the frames either side agree, and the table that
+    # follows is read as a state (before, that frame started a new run and the next play's
+    # state came a frame late, or never, with an arm over the table every few frames).
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    line = (OPEN_63, RIGHT_34, LEFT_26, tile(5, 5, 560, 300, 90.0))
+    stab.feed(0, detection(*line, down=5))
+    assert stab.feed(1, detection(*line, down=5)) is not None
+    stab.feed(2, OCCLUDED)
+    stab.feed(3, detection(*line, tile(1, 2, 240, 300), down=5))
+    assert stab.feed(4, detection(LEFT_26, down=12)) is None  # the arm vision missed
+    got = stab.feed(5, detection(*line, tile(1, 2, 240, 300), down=5))
+    assert got is not None and got.names() == {"6-3", "4-3", "6-2", "5-5", "2-1"} and got.frame == 3
+
+
+def test_a_lapse_that_lasts_is_the_table_now() -> None:
+    # The line pushed aside: every tile moved at once. Held as a lapse for one frame, then the
+    # frames that agree on the moved table are a state, from the first of them.
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    line = (OPEN_63, RIGHT_34, LEFT_26)
+    stab.feed(0, detection(*line))
+    assert stab.feed(1, detection(*line)) is not None
+    moved = tuple(dataclasses.replace(t, center=point((t.center[0], t.center[1] + 3 * W)),
+                                      halves=(point((t.halves[0][0], t.halves[0][1] + 3 * W)),
+                                              point((t.halves[1][0], t.halves[1][1] + 3 * W))),
+                                      corners=quad([(x, y + 3 * W) for x, y in t.corners])) for t in line)
+    assert stab.feed(2, detection(*moved)) is None
+    got = stab.feed(3, detection(*moved))
+    assert got is not None and got.frame == 2 and got.names() == {"6-3", "4-3", "6-2"}
 
 
 def test_a_flickering_value_is_voted() -> None:

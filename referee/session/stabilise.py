@@ -72,6 +72,7 @@ class StabiliserConfig:
     match: float = 0.5
     miss_share: float = 1 / 3
     half_sure: float = 0.8
+    lapse_share: float = 0.5
 
     def __post_init__(self) -> None:
         if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
@@ -82,6 +83,9 @@ class StabiliserConfig:
             raise ValueError(f"miss_share must be a share of the tiles from 0 to below 1, got {self.miss_share!r}")
         if not (isinstance(self.half_sure, (int, float)) and 0 < self.half_sure <= 1):
             raise ValueError(f"half_sure must be a confidence above 0 and at most 1, got {self.half_sure!r}")
+        if not (isinstance(self.lapse_share, (int, float)) and self.miss_share <= self.lapse_share < 1):
+            raise ValueError(f"lapse_share must be a share of the tiles from miss_share to below 1, "
+                             f"got {self.lapse_share!r}")
         if not (isinstance(self.match, (int, float)) and 0 < self.match < 2):
             raise ValueError(f"match must be a number of tile widths between 0 and 2, got {self.match!r}")
 
@@ -119,7 +123,7 @@ class Stabiliser:
         self._run: list[tuple[int, Detection]] = []
         self._tracks: list[_Track] = []
         self._emitted: tuple[tuple[str, bool | int], ...] | None = None
-        self._blank = 0  # frames in a row in which vision found nothing at all
+        self._held: list[tuple[int, Detection]] = []  # the lapse going on (see ``feed``)
         # Every tile read surely in any unoccluded frame: name -> (frame, centre, width) of the
         # first such reading at each place; kept across runs (a state may miss a tile vision
         # lost for a while), pruned as states show other tiles there.
@@ -127,22 +131,30 @@ class Stabiliser:
 
     def reset(self) -> None:
         """Start a new run (an arm over the table); the sightings stay."""
-        self._run, self._tracks, self._emitted, self._blank = [], [], None, 0
+        self._run, self._tracks, self._emitted, self._held = [], [], None, []
 
     def feed(self, frame: int, detection: Detection) -> StableState | None:
         if detection.occluded:
             self.reset()
             return None
-        # A frame in which vision found nothing at all, while the run shows tiles, is a dropout
-        # (the table's tiles do not all go between two frames): skipped, not a new run, unless
-        # it lasts ``stable_frames`` frames (the table was cleared).
-        latest = self._run[-1][1] if self._run else None
-        if detection.tiles or detection.face_down or latest is None or not (latest.tiles or latest.face_down):
-            self._blank = 0
-        else:
-            self._blank += 1
-            if self._blank < self.config.stable_frames:
+        # A frame in which vision found nothing at all, or none of most of the tiles the run
+        # read surely, is a lapse (the table's tiles do not all go between two frames; an arm
+        # vision did not see hides them): held aside, not a new run, unless such frames last
+        # ``stable_frames`` frames (the table was cleared, or moved): then they start one.
+        if self._lapse(detection):
+            self._held.append((frame, detection))
+            if len(self._held) < self.config.stable_frames:
                 return None
+            held, self._held = self._held, []
+            self._run, self._tracks = [], []
+            states = [self._take(f, d) for f, d in held]
+            return next((s for s in reversed(states) if s is not None), None)
+        self._held = []
+        return self._take(frame, detection)
+
+    def _take(self, frame: int, detection: Detection) -> StableState | None:
+        """``detection`` into the run (or a new run when it shows other tiles): the state, when
+        the run is long enough and its state is new."""
         self._sight(frame, detection)
         pairs = self._pairs(detection) if self._run else None
         if pairs is None:
@@ -165,6 +177,19 @@ class Stabiliser:
             return None
         self._emitted = signature
         return self._dated(state)
+
+    def _lapse(self, detection: Detection) -> bool:
+        """Whether ``detection`` shows nothing while the run shows something, or none of more
+        than ``lapse_share`` of the run's surely read tiles."""
+        if not self._run:
+            return False
+        latest = self._run[-1][1]
+        if not (detection.tiles or detection.face_down):
+            return bool(latest.tiles or latest.face_down)
+        firm = [t.readings[-1] for t in self._tracks if t.firm]
+        lost = [r for r in firm if not any(math.dist(r.center, t.center) <= self.config.match * _width(r)
+                                           for t in detection.tiles)]
+        return bool(firm) and len(lost) > self.config.lapse_share * len(firm)
 
     # -- when each tile came ---------------------------------------------------------------
     def _sight(self, frame: int, detection: Detection) -> None:
