@@ -54,12 +54,11 @@ class TableModel:
         return (_design(np.array([0.5]), np.array([0.5])) @ self.coeffs)[0].astype(np.float32)
 
 
-def _table_seed(small: np.ndarray, rng_seed: int = 7) -> np.ndarray:
+def _table_seed(small: np.ndarray) -> np.ndarray:
     """The cells of the largest connected region of one colour: the table (tiles, however many,
-    lie apart; the floor around a table is a rim, smaller than the table it surrounds). The
-    colours are found by k-means from ``rng_seed``."""
+    lie apart; the floor around a table is a rim, smaller than the table it surrounds)."""
     samples = small.reshape(-1, 3) * np.array([1.0, _HUE, _HUE], np.float32)
-    cv2.setRNGSeed(rng_seed)
+    cv2.setRNGSeed(7)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     _, labels, _ = cv2.kmeans(samples, _CLUSTERS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     labels = labels.reshape(small.shape[:2])
@@ -79,37 +78,16 @@ def _table_seed(small: np.ndarray, rng_seed: int = 7) -> np.ndarray:
     return best.ravel()
 
 
-#: The k-means starts the table is seeded from: a wood table's planks or a lamp's pool of light
-#: may split it into colours, and one start then seeds it with a single bright plank. Another
-#: start's surface replaces the first's only when it leaves a tenth less spread or more (a seed
-#: on one plank left twice the spread; seeds a few hundredths apart fit the same table, and
-#: trading them only stirs the readings).
-_SEEDS = (7, 8, 9)
-_TIGHTER = 0.9
-
-
 def fit_table(lab: np.ndarray) -> TableModel:
     """Fit the table colour robustly: seed it with the largest one-colour region of the frame,
     then fit a smooth surface (lamp fall-off, vignette) to the cells near it a few times,
-    widening to the table's own spread. Seeded from a few k-means starts: the first start's
-    surface, unless another leaves clearly less spread (a seed on one plank leaves the rest of
-    the table, and the tiles, inside a wide spread)."""
+    widening to the table's own spread."""
     h, w = lab.shape[:2]
     small = cv2.resize(lab, _GRID, interpolation=cv2.INTER_AREA)
     flat = small.reshape(-1, 3).astype(np.float64)
     ys, xs = np.mgrid[0:_GRID[1], 0:_GRID[0]].astype(np.float64)
     design = _design((xs.ravel() + 0.5) / _GRID[0], (ys.ravel() + 0.5) / _GRID[1])
-    fits = [_fit_surface(flat, design, _table_seed(small, rng_seed)) for rng_seed in _SEEDS]
-    coeffs, spread = fits[0]
-    tighter = min(fits[1:], key=lambda f: f[1], default=fits[0])
-    if tighter[1] < _TIGHTER * spread:
-        coeffs, spread = tighter
-    return TableModel(coeffs.astype(np.float32), spread, (h, w))
-
-
-def _fit_surface(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, float]:
-    """The smooth surface fitted from the ``seed`` cells (coefficients) and the spread of the
-    table's cells around it."""
+    seed = _table_seed(small)
     keep = seed
     coeffs = np.zeros((6, 3))
     coeffs[0] = np.median(flat[keep], axis=0)
@@ -128,7 +106,7 @@ def _fit_surface(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tupl
         keep = (seed & (resid < band)) | (resid < 0.6 * band)
     resid = np.linalg.norm(flat - fitted, axis=1)
     spread = max(float(np.median(resid[resid < band])) * 1.4826, 1.5)
-    return coeffs, spread
+    return TableModel(coeffs.astype(np.float32), spread, (h, w))
 
 
 def _planes(image: np.ndarray) -> list[np.ndarray]:
@@ -259,21 +237,52 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
                 unlit_lab: np.ndarray | None = None) -> tuple[Colour, float] | None:
     """The set's face colour (lighting removed) and the tile length: of the few colours the
     foreground falls into, the one whose blobs look most like tiles. ``unlit_lab`` is
-    ``unlit(lab, light)`` when already at hand. The foreground is split into four colours; when
-    no colour's blobs look like tiles (the faces fell in with a lit patch of table), into five,
-    then three."""
+    ``unlit(lab, light)`` when already at hand."""
     u = unlit(lab, light) if unlit_lab is None else unlit_lab
+    aspect = config.aspect
     pick = fg > 0
     pixels = u[pick]
     if len(pixels) < 50:
         return None
-    for k in _SPLITS:
-        found = _tiles_of(u, pick, pixels, fg, config, k)
-        if found is not None:
-            break
+    step = max(1, len(pixels) // 20000)
+    weight = np.array([1.0, _HUE, _HUE], np.float32)
+    weighted = pixels * weight
+    samples = weighted[::step].astype(np.float32)
+    k = 4
+    cv2.setRNGSeed(11)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    _, _, centres = cv2.kmeans(samples, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    nearest = _nearest(weighted, centres)
+    # Everything below looks only at the foreground's bounding box (and a margin for the closing).
+    bx, by, bw, bh = cv2.boundingRect(pick.view(np.uint8))
+    x0, y0, x1, y1 = _window(bx, by, bx + bw, by + bh, 2, fg.shape)
+    classes = np.full((y1 - y0, x1 - x0), 255, np.uint8)
+    classes[pick[y0:y1, x0:x1]] = nearest
+    u_box = u[y0:y1, x0:x1]
+    best: tuple[float, np.ndarray, np.ndarray, list[int], list[float]] | None = None
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
+    labelled = [cv2.connectedComponentsWithStats(cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE,
+                                                                  close), connectivity=4)[:3] for j in range(k)]
+    for _, comp, stats in labelled:
+        keep, lengths, marked = _tile_like(comp, stats, aspect, fg.shape, (x0, y0))
+        areas = stats[:, cv2.CC_STAT_AREA]
+        score = float(areas[keep].sum()) + float(areas[marked].sum())
+        if lengths and (best is None or score > best[0]):
+            best = (score, comp, stats, keep, lengths)
+    # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
+    # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
+    # win when they outweigh the single tiles (each counted twice when it holds pips).
+    chain = _chain_arms(labelled, config, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
+    if chain is not None and (best is None or chain[2] > best[0]):
+        tiles, length = chain[0], chain[1]
+    elif best is not None:
+        _, comp, stats, keep, lengths = best
+        chosen = np.zeros(len(stats), bool)
+        chosen[keep] = True
+        tiles, length = chosen[comp], float(np.median(lengths))
     else:
         return None
-    (x0, y0, x1, y1), tiles, length = found
     # Sample the faces' insides: their rims may hold shadow or the tiles' sides. The erosion runs
     # on a window reaching past the box by its radius (or to the frame's edge).
     size = max(3, int(0.12 * length)) | 1
@@ -284,57 +293,8 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     if inner.sum() > 30:
         face = Colour.of(u[wy0:wy1, wx0:wx1][inner])
     else:
-        face = Colour.of(u[y0:y1, x0:x1][tiles])
+        face = Colour.of(u_box[tiles])
     return face, length
-
-
-#: How many colours the foreground is split into, in the order tried.
-_SPLITS = (4, 5, 3)
-
-
-def _tiles_of(u: np.ndarray, pick: np.ndarray, pixels: np.ndarray, fg: np.ndarray, config: VisionConfig,
-              k: int) -> tuple[tuple[int, int, int, int], np.ndarray, float] | None:
-    """The foreground (``pick``; its ``pixels`` of ``u``) split into ``k`` colours: the window
-    (x0, y0, x1, y1) holding it, the mask there of the colour whose blobs look most like tiles,
-    and the tile length; None when no colour's blobs do."""
-    step = max(1, len(pixels) // 20000)
-    weight = np.array([1.0, _HUE, _HUE], np.float32)
-    weighted = pixels * weight
-    samples = weighted[::step].astype(np.float32)
-    if len(samples) < k:
-        return None
-    cv2.setRNGSeed(11)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    _, _, centres = cv2.kmeans(samples, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    nearest = _nearest(weighted, centres)
-    # Everything below looks only at the foreground's bounding box (and a margin for the closing).
-    bx, by, bw, bh = cv2.boundingRect(pick.view(np.uint8))
-    x0, y0, x1, y1 = _window(bx, by, bx + bw, by + bh, 2, fg.shape)
-    classes = np.full((y1 - y0, x1 - x0), 255, np.uint8)
-    classes[pick[y0:y1, x0:x1]] = nearest
-    best: tuple[float, np.ndarray, np.ndarray, list[int], list[float]] | None = None
-    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
-    labelled = [cv2.connectedComponentsWithStats(cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE,
-                                                                  close), connectivity=4)[:3] for j in range(k)]
-    for _, comp, stats in labelled:
-        keep, lengths, marked = _tile_like(comp, stats, config.aspect, fg.shape, (x0, y0))
-        areas = stats[:, cv2.CC_STAT_AREA]
-        score = float(areas[keep].sum()) + float(areas[marked].sum())
-        if lengths and (best is None or score > best[0]):
-            best = (score, comp, stats, keep, lengths)
-    # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
-    # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
-    # win when they outweigh the single tiles (each counted twice when it holds pips).
-    chain = _chain_arms(labelled, config, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
-    if chain is not None and (best is None or chain[2] > best[0]):
-        return (x0, y0, x1, y1), chain[0], chain[1]
-    if best is None:
-        return None
-    _, comp, stats, keep, lengths = best
-    chosen = np.zeros(len(stats), bool)
-    chosen[keep] = True
-    return (x0, y0, x1, y1), chosen[comp], float(np.median(lengths))
 
 
 def _on_table(fg: np.ndarray) -> np.ndarray:
