@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -44,13 +45,20 @@ def _longest_run(on: np.ndarray) -> tuple[int, int]:
     return int(starts[k]), int(ends[k])
 
 
-Found = tuple[float, float, float, float, int]
+class Found(NamedTuple):
+    """A divider found in a box: shifts along and across (frame pixels) and the turn (degrees)
+    that put the box on it, how far it stands above the columns beside it, and how many of the
+    box's long sides it runs to (cut short there)."""
+
+    along: float
+    across: float
+    turn: float
+    score: float
+    cut: int
 
 
 def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> Found | None:
-    """The divider within ``reach`` of the box's length from its middle: (shift along, shift
-    across, turn in degrees, how far it stands above the columns beside it, how many of the
-    box's long sides it runs to: cut short there), shifts in frame pixels; None when no line
+    """The divider within ``reach`` of the box's length from its middle; None when no line
     across the box spans ``divider_span`` of its width, or stands out by less than
     ``divider_clear`` of the darkest ink (pips) above the face.
     A line is where the median over the box's width stands above the columns either side: pips,
@@ -77,7 +85,7 @@ def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> Fo
     r0, r1 = _longest_run(column > 0.5 * (float(column.max()) + base))
     if (r1 - r0) / res < config.divider_span * box.width:
         return None
-    return (k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn, score, int(r0 == 0) + int(r1 == m)
+    return Found((k + 0.5 - n / 2) / res, ((r0 + r1) / 2 - m / 2) / res, turn, score, int(r0 == 0) + int(r1 == m))
 
 
 def _slid(box: Box, across: float) -> Box:
@@ -115,14 +123,14 @@ def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float |
     edge of a tile or of its wall crosses a slid rectangle from side to side)."""
     reach = config.divider_reach if reach is None else reach
     here = _find(image, box, config, reach)
-    if config.divider_slide <= 0 or (here is not None and not here[4]):
+    if config.divider_slide <= 0 or (here is not None and not here.cut):
         return _fit(image, box, here, config)
     tries = [(here, box)] if here is not None else []
     for side in (-1, 1):
         slid = _slid(box, side * config.divider_slide * box.width)
-        if (found := _find(image, slid, config, reach)) is not None and found[4] < 2:
+        if (found := _find(image, slid, config, reach)) is not None and found.cut < 2:
             tries.append((found, slid))
-    for found, slid in sorted(tries, key=lambda f: -f[0][3]):
+    for found, slid in sorted(tries, key=lambda f: -f[0].score):
         fitted = _fit(image, slid, found, config)
         if fitted is not None:
             return fitted
@@ -135,7 +143,7 @@ def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig)
     proportions."""
     if found is None:
         return None
-    along, across, turn, _, _ = found
+    along, across, turn = found.along, found.across, found.turn
     a = math.radians(box.angle)
     moved = _slid(box, across)
     centred = dataclasses.replace(moved, cx=moved.cx + math.cos(a) * along, cy=moved.cy + math.sin(a) * along,
