@@ -63,6 +63,14 @@ def with_wall(x: float, y: float, angle: float) -> Box:
     return Box(x + OFF[0] / 2, y + OFF[1] / 2, L + along, W + across, angle)
 
 
+def one_tile(seed: int, face_down: bool = False) -> tuple[np.ndarray, float, float, float]:
+    """A frame of one walled tile (a back when ``face_down``): the image, the face's centre and
+    the direction of its axis in degrees."""
+    image, truth = walled(np.random.default_rng(seed), 0 if face_down else 1, face_down=int(face_down))
+    x, y = truth[0].center
+    return image, x, y, math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_tiles_showing_their_side_wall_are_all_read(seed: int) -> None:
     # Without the divider, one or two tiles in most of these frames were read unsure: their
@@ -73,10 +81,7 @@ def test_tiles_showing_their_side_wall_are_all_read(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_rectangle_is_centred_on_the_divider_and_fitted_to_the_face(seed: int) -> None:
-    rng = np.random.default_rng(4200 + seed)
-    image, truth = walled(rng, 1)
-    x, y = truth[0].center
-    angle = math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+    image, x, y, angle = one_tile(4200 + seed)
     found = on_divider(image, with_wall(x, y, angle), VisionConfig())
     assert found
     assert math.dist((found.cx, found.cy), (x, y)) < 0.04 * L
@@ -86,9 +91,7 @@ def test_the_rectangle_is_centred_on_the_divider_and_fitted_to_the_face(seed: in
 
 
 def test_a_back_has_no_divider_to_find() -> None:
-    image, truth = walled(np.random.default_rng(4300), 0, face_down=1)
-    x, y = truth[0].center
-    angle = math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+    image, x, y, angle = one_tile(4300, face_down=True)
     assert on_divider(image, with_wall(x, y, angle), VisionConfig()) is None
     for turn in range(0, 180, 15):  # nor any way round
         assert on_divider(image, Box(x, y, L, W, angle + turn), VisionConfig()) is None
@@ -135,10 +138,7 @@ def test_a_packed_rectangle_half_on_the_wall_is_slid_onto_the_face(seed: int) ->
     # A rectangle packed into a blob of touching tiles and their walls may sit across a face's
     # width half on its wall: the divider it shows is cut short. Slid a third of a width either
     # way, it shows the whole divider, and is centred on it and fitted to the face.
-    rng = np.random.default_rng(4500 + seed)
-    image, truth = walled(rng, 1)
-    x, y = truth[0].center
-    angle = math.degrees(math.atan2(truth[0].halves[1][1] - y, truth[0].halves[1][0] - x))
+    image, x, y, angle = one_tile(4500 + seed)
     a = math.radians(angle)
     nx, ny = -math.sin(a), math.cos(a)
     side = 1.0 if nx * OFF[0] + ny * OFF[1] > 0 else -1.0  # towards the wall
