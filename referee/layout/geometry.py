@@ -135,12 +135,12 @@ def contacts(pieces: list[Piece], reach: float = 0.5, middle: float = 0.25, faci
                 gap = b.outside(p) / unit
                 if gap > reach or (best is not None and gap >= best.gap):
                     continue
+                s, t = b.local(p)
                 along_edge = a.axis if half < 0 else (-a.axis[1], a.axis[0])
                 edge = (a.length if half < 0 else a.width) / 2
-                if abs(_to_nearest(b, p, along_edge)) > edge - facing * unit:
+                if abs(_to_nearest(b, s, t, along_edge)) > edge - facing * unit:
                     continue  # b lies beside the edge, not in front of it
                 # A tile's end deep inside another's rectangle is an overlap, not a contact.
-                s, t = b.local(p)
                 if b.length / 2 - abs(s) > 0.45 * unit and b.width / 2 - abs(t) > 0.45 * unit:
                     continue
                 best = _classify(a, half, b, s, t, gap, middle, side)
@@ -149,9 +149,9 @@ def contacts(pieces: list[Piece], reach: float = 0.5, middle: float = 0.25, faci
     return found
 
 
-def _to_nearest(b: Piece, p: Point, direction: Vec) -> float:
-    """How far along ``direction`` (a unit vector) the point of ``b`` nearest ``p`` lies from ``p``."""
-    s, t = b.local(p)
+def _to_nearest(b: Piece, s: float, t: float, direction: Vec) -> float:
+    """How far along ``direction`` (a unit vector) the point of ``b`` nearest a point lies from
+    it, the point given in ``b``'s frame (``s`` along, ``t`` across: :meth:`Piece.local`)."""
     ds = min(max(s, -b.length / 2), b.length / 2) - s
     dt = min(max(t, -b.width / 2), b.width / 2) - t
     ax, ay = b.axis

@@ -118,7 +118,8 @@ class VisionConfig:
     # at most divider_turn degrees, spanning divider_span of its width. Centred there, the face
     # is fitted between divider_least and divider_most of the rectangle's sides, and must come
     # out in the set's proportions within divider_aspect (a share either way). The reading there
-    # stands when sure, and the second look (relook_support) around it agrees.
+    # stands when sure and the second look (relook_support) around it agrees; when unsure, the
+    # second look around it is the reading.
     divider_turn: float = 10.0
     divider_reach: float = 0.25
     divider_span: float = 0.4

@@ -146,7 +146,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         aligned = set()
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes)]
-    crossed = {i for i in aligned if _across_a_double(seg.mask, boxes[i])}
+    crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
     return _read(image, boxes, scale, config, w, h, seg.table, crossed)
 
 
@@ -205,33 +205,30 @@ def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
 def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, reach: float,
                 support: int | None = None, doubles: bool = True,
                 blank: bool = True) -> tuple[Reading, Box] | None:
-    """A tile read unsure, read again on the rectangle found from its divider: the reading
-    there and the rectangle (its divider within ``reach`` of the middle), when that reading is
-    sure (not a double unless ``doubles``, nor the double blank unless ``blank``) and the
-    second look around it agrees (:func:`relook`, with ``support``); None otherwise."""
+    """A tile read unsure, read again on the rectangle found from its divider (its divider
+    within ``reach`` of the middle): the reading and the rectangle, None when neither of these
+    holds there. A sure reading (not a double unless ``doubles``, nor the double blank unless
+    ``blank``) stands when the second look around the rectangle (:func:`relook`, with
+    ``support``) agrees; an unsure one (an end on a shadow's edge) gives way to that second
+    look, on its own bar. A packed tile is read at the fitted size, then at the frame's."""
     if config.divider_span <= 0:
         return None
     fitted = on_divider(image, box, config, reach)
     if fitted is None:
         return None
-    # A packed tile's face fitted among touching tiles and side walls may come out small: it
-    # is read at the frame's tile size too, when the fitted size does not read.
+    # A packed tile's face fitted among touching tiles and side walls may come out small.
     sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width)] if box.packed else [fitted]
     for found in sizes:
         there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
-        if there.pips is not None and there.confidence < config.min_confidence:
-            # Unsure on the fitted rectangle itself (its end on the shadow's edge): the second
-            # look around it, every sure reading agreeing, is the reading.
-            around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
-            if around.pips is not None:
-                return around, found
-            continue
         if there.pips is None:
             continue
-        if (not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0)):
+        sure = there.confidence >= config.min_confidence
+        if sure and ((not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0))):
             continue
         around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
-        if around.pips == there.pips:
+        if not sure and around.pips is not None:
+            return around, found
+        if sure and around.pips == there.pips:
             halves = (min(there.halves[0], around.halves[0]), min(there.halves[1], around.halves[1]))
             return Reading(there.pips, min(there.confidence, around.confidence), halves), found
     return None
@@ -265,7 +262,7 @@ def _on(table: np.ndarray, at: np.ndarray) -> bool:
 
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
-          table: np.ndarray | None = None, crossed: set[int] | None = None) -> Detection:
+          table: np.ndarray | None = None, crossed: frozenset[int] = frozenset()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
@@ -305,7 +302,7 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
             reading, full = _second_look(image, full, reading, contrast, config, k in along_run)
             corners = full.corners()
         straddle = (k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]) \
-            or k in (crossed or set())
+            or k in crossed
         centre = corners.mean(axis=0)
         if few_faces and reading.pips == (0, 0) and k in blank_faces:
             reading = Reading((0, 0), 0.0)

@@ -250,15 +250,19 @@ def _tiles_in(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box
     return _pack(blob, local * config.aspect, local, config)
 
 
-def _one_tile(blob: np.ndarray, length: float, config: VisionConfig) -> Box | None:
-    """The rectangle of a blob shaped like one tile (its own pixels), else None."""
+def _one_tile(blob: np.ndarray, length: float, config: VisionConfig, fill: float = 0.0) -> Box | None:
+    """The rectangle of a blob shaped like one tile (its own pixels), its hull filling at least
+    ``fill`` of the rectangle, else None."""
     width = length / config.aspect
-    box = _box_of(cv2.minAreaRect(outline(blob)))
+    pts = outline(blob)
+    box = _box_of(cv2.minAreaRect(pts))
     share = float(blob.sum()) / (length * width)
-    if config.min_area_share <= share <= config.max_area_share and 0.75 < box.length / length < 1.3 \
-            and 0.7 < box.width / width < 1.4:
-        return box
-    return None
+    if not (config.min_area_share <= share <= config.max_area_share and 0.75 < box.length / length < 1.3
+            and 0.7 < box.width / width < 1.4):
+        return None
+    if fill > 0 and cv2.contourArea(cv2.convexHull(pts)) < fill * box.length * box.width:
+        return None
+    return box
 
 
 def _apart(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box]:
@@ -280,11 +284,10 @@ def _apart(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box]:
             if part.sum() < config.min_area_share * length * width:
                 continue  # a speck the erosion left at a corner
             x, y, w, h = cv2.boundingRect(part)
-            piece = part[y:y + h, x:x + w].copy()
-            box = _one_tile(piece, length, config)
             # A part must fill its rectangle as a tile does (its hull; pips at the edge bite
             # notches): a face the mask broke up is ragged, and its rectangle off the tile.
-            if box is None or cv2.contourArea(cv2.convexHull(outline(piece))) < 0.85 * box.length * box.width:
+            box = _one_tile(part[y:y + h, x:x + w].copy(), length, config, fill=0.85)
+            if box is None:
                 break
             boxes.append(dataclasses.replace(box, cx=box.cx + x, cy=box.cy + y))
         else:
