@@ -662,6 +662,20 @@ def test_a_domino_waits_for_the_reveal_and_scores_it() -> None:
     assert ref.observe(state(9, *LINE, *TOP_ROW, down=9)) == []
 
 
+def test_a_line_tile_read_doubtfully_does_not_hold_up_the_reveal() -> None:
+    """While the reveal lies out, a tile of the line is read doubtfully, even as another
+    value (6-3 as 5-3): it lies where 6-3 always lay, so it is 6-3, not a third tile of the
+    reveal still to be read. A doubtful tile apart from the line does hold the reveal up."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    misread = dataclasses.replace(OPEN_63, pips=(5, 3), uncertain=True)
+    assert ref.observe(state(5, misread, *LINE[1:], *TOP_ROW,
+                             tile(4, 4, 600, 500, uncertain=True), down=9)) == []
+    (end,) = ref.observe(state(6, misread, *LINE[1:], *TOP_ROW, down=9))
+    assert end == Event(6, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))
+
+
 def test_a_tile_laid_after_a_player_seemed_to_go_out_is_a_draw_the_camera_missed() -> None:
     """Two tiles each: seat 0 opens 6-3, seat 1 plays 4-3, seat 0 draws where the camera does
     not see it (the face-down count stays) and plays 2-6, seemingly its last tile. When seat 1

@@ -50,7 +50,7 @@ class Referee(Plays):
                 return events  # those tiles are the last hand's, not this one's: wait until they go
         pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
         if self.waiting_reveal and not self._missed_draw(state, pieces, events):
-            self._reveal(state, events)
+            self._reveal(state, pieces, events)
             return events
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         table_names = self.on_table()
@@ -68,7 +68,7 @@ class Referee(Plays):
         self._takeback(state, pieces, decided, table_names, events)
         self._plays(state, pieces, {n: i for n, i in decided.items() if i not in misread}, events)
         if self.waiting_reveal:  # the last tile came late: the reveal may be on the table already
-            self._reveal(state, events)
+            self._reveal(state, pieces, events)
         return events
 
     def _changed(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
@@ -228,16 +228,20 @@ class Referee(Plays):
         self.waiting_reveal = False
         return True
 
-    def _reveal(self, state: StableState, events: list[Event]) -> None:
+    def _reveal(self, state: StableState, pieces: list[Piece], events: list[Event]) -> None:
         """The players' tiles laid face up apart from the line: once every tile still held is
-        read, score the hand."""
+        read, score the hand. A reading where a tile of the line was last seen is that tile,
+        read doubtfully (or misread) in this state: not a tile of the reveal."""
         table_names = set(self.on_table())
-        shown = [t for t in state.tiles if t.decided and t.name not in table_names]
+        places = [self._last_seen[n] for n in table_names if n in self._last_seen]
+        apart = [t for p, t in zip(pieces, state.tiles, strict=True)
+                 if t.name not in table_names and not any(self._near([p], q) for q in places)]
+        shown = [t for t in apart if t.decided]
         held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if sum(held) == 0:
             self._finish(state.frame, events, [[] for _ in held])
             return
-        if len(shown) != sum(held) or any(not t.decided for t in state.tiles if t.name not in table_names):
+        if len(shown) != sum(held) or len(apart) != len(shown):
             return
         seats = assign_seats([t.reading for t in shown], held, (state.width, state.height), self.config.seats)
         if seats is None:
