@@ -697,6 +697,28 @@ def test_a_tile_laid_after_a_player_seemed_to_go_out_is_a_draw_the_camera_missed
     assert outcome is not None and outcome.winner == 1
 
 
+def test_a_draw_seen_with_the_seemingly_last_tile_keeps_the_hand_going() -> None:
+    """Two tiles each: seat 0 opens 6-3, seat 1 plays 4-3; then one stable state shows both a
+    face-down tile gone and seat 0's 2-6 laid, seemingly its last tile. When the next state
+    confirms the draw, it goes in before the 2-6: seat 0 holds one more, so the hand goes on
+    (the referee does not sit waiting for a reveal while the other player keeps drawing)."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26, down=9))
+    assert ref.waiting_reveal  # as far as the draw is confirmed yet, seat 0 went out
+    got = ref.observe(state(6, OPEN_63, RIGHT_34, LEFT_26, down=9))
+    assert [(e.kind, e.player, e.frame) for e in got] == [(Kind.DRAW, 0, 4)]
+    assert not ref.waiting_reveal
+    assert [(m.kind, m.player) for m in ref.hand.moves] == [("play", 0), ("play", 1), ("draw", 0), ("play", 0)]
+    assert ref.hand.held_count(0) == 1
+    got = ref.observe(state(8, OPEN_63, RIGHT_34, LEFT_26, down=8))  # seat 1 draws
+    assert got == []
+    (draw,) = ref.observe(state(10, OPEN_63, RIGHT_34, LEFT_26, down=8))
+    assert (draw.kind, draw.player, draw.frame) == (Kind.DRAW, 1, 8)
+
+
 def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
     rules = Rules(Variant.DRAW, players=2, hand_size=2)
     ref = Referee(rules)

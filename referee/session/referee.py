@@ -49,6 +49,14 @@ class Referee(Plays):
             if self._stale:
                 return events  # those tiles are the last hand's, not this one's: wait until they go
         pieces = [piece(i, t.reading) for i, t in enumerate(state.tiles)]
+        counted = False
+        if self.waiting_reveal and self._tentative is not None:
+            # Face-down tiles went in the state that showed the last tile laid: once that is
+            # confirmed, the player drew before laying it, and holds one more.
+            self._draws(state, events)
+            counted = True
+            if not self.hand.is_over():
+                self.waiting_reveal = False
         if self.waiting_reveal and not self._missed_draw(state, pieces, events):
             self._reveal(state, pieces, events)
             return events
@@ -62,7 +70,8 @@ class Referee(Plays):
             if not any(math.dist(c, p.centre) < 0.5 * p.width for c, _ in self._seen):
                 self._seen.append((p.centre, state.frame))
         misread = self._changed(state, pieces, decided, table_names, events)
-        self._draws(state, events)
+        if not counted:
+            self._draws(state, events)
         if self.hand.is_over():
             return events
         self._takeback(state, pieces, decided, table_names, events)
