@@ -1072,3 +1072,23 @@ def test_several_new_tiles_are_played_in_the_order_vision_first_read_them() -> N
     assert got[0].kind is Kind.UNFOLLOWED
     assert [(e.tile, e.player, e.points, e.inferred) for e in got[1:]] == [
         ("6-2", 1, 5, True), ("4-3", 0, 0, True), ("5-4", 1, 0, True), ("2-1", 0, 0, True)]
+
+
+def test_a_tile_matching_none_of_the_ends_it_may_have_gone_against_is_illegal() -> None:
+    """Held-out hand 017: 1-1 laid crosswise at the spinner 5-5, whose box (read doubtfully)
+    lies a little off. It touches the spinner's long side (the right end, showing 5) and, near
+    its corner, a short end (closed: the spinner's second side is not played yet). Which end
+    it went against cannot be told, but it can go against neither: illegal, a mismatch."""
+    from referee.layout.geometry import Piece
+
+    hand = Hand(FIVES)
+    hand.play(Play(Tile(5, 5)), seat=1)
+    hand.play(Play(Tile(5, 4), End.LEFT), seat=0)
+    arm = Piece(0, (5, 4), (1454.4, 1726.9), (0.42685, 0.90432), 177.4, 81.8)
+    spinner = Piece(1, (5, 5), (1381.34, 1593.71), (0.90430, -0.42690), 163.6, 81.8)
+    new = Piece(2, (1, 1), (1370.16, 1519.53), (0.95229, -0.30519), 175.9, 91.3)
+    found = place(hand.table, new, contacts([arm, spinner, new]), {"5-4": arm, "5-5": spinner})
+    assert found is not None and (found.end, found.reason) == (None, "mismatch")
+    fits = dataclasses.replace(new, pips=(5, 1))  # a tile that could go there: not guessed
+    found = place(hand.table, fits, contacts([arm, spinner, fits]), {"5-4": arm, "5-5": spinner})
+    assert found is not None and found.reason != "mismatch"

@@ -82,7 +82,13 @@ def place(table: Table, new: Piece, contacts: list[Contact], pieces: dict[str, P
         matching = [p for p in found if p.end is not None and table.values[END_INDEX[p.end]] == p.touching]
         pool = matching or found
         distinct = {p.end for p in pool}
-        return pool[0] if len(distinct) == 1 else Placement(None, "ambiguous_end")
+        if len(distinct) == 1:
+            return pool[0]
+        if all(p.end is not None and table.values[END_INDEX[p.end]] not in new.pips for p in pool):
+            # Which end the tile went against is not clear, but it matches none of them: it is
+            # illegal wherever it went.
+            return Placement(None, "mismatch", new.pips[0] if new.is_double else None)
+        return Placement(None, "ambiguous_end")
     return closed[0] if closed else None
 
 
