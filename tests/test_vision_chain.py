@@ -84,9 +84,10 @@ def test_a_long_line_seen_from_a_side_is_read_tile_by_tile(seed: int) -> None:
 
 def test_without_the_taper_the_boxes_drift_off_the_far_tiles() -> None:
     # What the taper is for: one period for the whole line puts the far boxes across seams
-    # (the second look on a packed tile's divider rescues some of them: left out here).
+    # (the second look on a packed tile's divider, and the run's ends found where its face ends,
+    # rescue some of them: left out here).
     image, truth = seen_from_a_side(np.random.default_rng(6100), 9, -10.0)
-    assert problems(detect(image, VisionConfig(run_taper=0.0, divider_packed_reach=0.0)), truth) != []
+    assert problems(detect(image, VisionConfig(run_taper=0.0, divider_packed_reach=0.0, run_face=0.0)), truth) != []
     assert problems(detect(image, VisionConfig(divider_packed_reach=0.0)), truth) == []
 
 
@@ -107,3 +108,91 @@ def test_a_box_beside_a_double_across_its_run_is_known_to_straddle_it() -> None:
     assert not _across_a_double(mask, Box(160.0, 100.0, 40.0, 20.0, 0.0, True))
     assert not _across_a_double(mask, Box(100.0, 100.0, 40.0, 20.0, 0.0, True))
     assert not _across_a_double(None, Box(220.0, 100.0, 40.0, 20.0, 0.0, True))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_line_square_to_the_frame_is_found(seed: int) -> None:
+    # A line along the frame's rows fills its blob's box from side to side: the arms' width is
+    # read off the blob with the box's sides counted as its border, not as more face.
+    image, truth = seen_from_a_side(np.random.default_rng(6200 + seed), 7, 0.0)
+    assert problems(run(image), truth) == []
+
+
+def run_profile(ends: tuple[float, float], tiles: int, seam: float, divider: float) -> np.ndarray:
+    """The ink along a run (strip pixels): table (60) beyond ``ends``, face (2) between, a
+    line every half period (seams ``seam`` high, dividers ``divider``), blurred a little."""
+    n = 340
+    xs = np.arange(n, dtype=np.float64)
+    lo, hi = ends
+    profile = np.where((xs < lo) | (xs > hi), 60.0, 2.0)
+    period = (hi - lo) / tiles
+    for k in range(1, 2 * tiles):
+        x = lo + k * period / 2
+        profile[round(x)] += seam if k % 2 == 0 else divider
+    return cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 1.0).ravel().astype(np.float32)
+
+
+def test_a_run_packed_short_of_its_ends_reaches_out_to_them() -> None:
+    # Six black tiles, 47.5 strip pixels each, from 17 to 302: their golden-pinned dividers
+    # stand out more than their seams. Packed with a tile length 6% long, the run's boxes
+    # stopped 16 pixels short of its lower end. Its ends are looked for out to where the face
+    # gives way; searched only near the packed ends, half a tile off, dividers were taken for
+    # seams.
+    from referee.vision.chain import _fit
+
+    profile = run_profile((17.0, 302.0), 6, seam=5.0, divider=20.0)
+    config = VisionConfig()
+    fit = _fit(profile, 48.0, 33.5, 303.5, 6, config, -math.inf, 302.7)
+    assert fit is not None
+    lo, hi, tiles, _ = fit
+    assert tiles == 6 and abs(lo - 17.0) <= 3 and abs(hi - 302.0) <= 3
+    short = _fit(profile, 48.0, 33.5, 303.5, 6, VisionConfig(run_face=0.0), -math.inf, 302.7)
+    assert short is not None and abs(short[0] - 17.0) > 10
+
+
+def test_a_run_packed_into_the_double_across_it_starts_at_the_double() -> None:
+    # The packed boxes overlapped the double lying across the run's start (at 45.8): the run's
+    # start is looked for from the double's edge, not given up.
+    from referee.vision.chain import _fit
+
+    profile = run_profile((45.5, 241.5), 4, seam=5.0, divider=20.0)
+    fit = _fit(profile, 48.0, 33.6, 224.4, 4, VisionConfig(), 45.8, math.inf)
+    assert fit is not None
+    lo, hi, tiles, _ = fit
+    assert tiles == 4 and abs(lo - 45.5) <= 3 and abs(hi - 241.5) <= 3
+
+
+def test_a_tapered_period_stays_near_the_tile_length_at_both_ends() -> None:
+    # Seams of eight tiles whose period tapers from 45.4 to 38.6 strip pixels: against a tile
+    # length of 48 the small end is 20% short, past run_stretch, so no fit may take it.
+    from referee.vision.chain import _fit, _spread
+
+    n, lo, hi, tiles, taper = 400, 21.0, 357.0, 8, -0.08
+    profile = np.full(n, 2.0)
+    profile[: int(lo)] = profile[int(hi) + 1:] = 60.0
+    for k in range(1, 2 * tiles):
+        profile[round(lo + float(_spread(np.array(k / (2 * tiles)), taper)) * (hi - lo))] += 20.0
+    profile = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 1.0).ravel().astype(np.float32)
+    config = VisionConfig()
+    fit = _fit(profile, 48.0, 33.0, 358.0, 7, config, -math.inf, math.inf, 0.1)
+    assert fit is not None
+    a, b, count, tried = fit
+    period = (b - a) / count
+    assert abs(period * (1 + abs(tried)) / 48.0 - 1) <= config.run_stretch
+    assert abs(period * (1 - abs(tried)) / 48.0 - 1) <= config.run_stretch
+
+
+def test_the_face_beyond_a_run_is_its_own_only_where_nothing_lies_beside_it() -> None:
+    # Face runs on 20 strip pixels past the packed start (30): the run's own end tile, unless
+    # something shows just beside the run there (a double across its end, a tile at a turn).
+    from referee.vision.chain import _face_ends
+
+    xs = np.arange(340)
+    profile = np.where((xs < 10) | (xs > 300), 60.0, 2.0).astype(np.float32)
+    lo, hi = _face_ends(profile, 30.0, 290.0, 30.0)
+    assert lo == 10.0 and hi == 300.0
+    beside = np.where(xs < 30, 60.0, 3.0).astype(np.float32)
+    lo, hi = _face_ends(profile, 30.0, 290.0, 30.0, beside)
+    assert lo == 30.0 and hi == 300.0
+    lo, _ = _face_ends(profile, 30.0, 290.0, 12.0)  # the face runs on past what was asked:
+    assert lo == 30.0  # no end seen, none taken (a table as light as the faces)

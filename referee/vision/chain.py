@@ -8,10 +8,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
-from referee.vision.refine import line_profile
+from referee.vision.refine import line_profile, strip
 from referee.vision.split import Box
 
 __all__ = ["align_runs", "at_ends", "in_runs"]
@@ -93,9 +94,57 @@ def _spread(u: np.ndarray, taper: float) -> np.ndarray:
     return u + taper * u * (1 - u)
 
 
+def _beside(image: np.ndarray, whole: Box, along: float, per: float) -> np.ndarray:
+    """Along a run's strip (``along`` frame pixels at ``per`` strip pixels each, as
+    :func:`line_profile` samples it), how far the frame just beside the run's sides, from 0.6
+    to 0.95 of its width out, differs from the table there: the more so of the two sides, the
+    median over each side's rows. A double across the run or a tile turning a corner shows
+    there; the table does not."""
+    square = strip(image, whole, along, 2.0 * whole.width, per)
+    m = square.shape[0]
+    lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
+    out = np.zeros(square.shape[1], np.float32)
+    for rows in (lab[round(0.025 * m):round(0.2 * m)], lab[round(0.8 * m):round(0.975 * m)]):
+        table = np.median(rows.reshape(-1, 3), axis=0)
+        out = np.maximum(out, np.median(np.linalg.norm(rows - table, axis=2), axis=0))
+    return out
+
+
+def _face_ends(profile: np.ndarray, lo0: float, hi0: float, most: float,
+               beside: np.ndarray | None = None) -> tuple[float, float]:
+    """How far out, up to ``most``, the face runs on past ``lo0`` and ``hi0`` (strip pixels):
+    while the ink stays nearer the face's between them than the table's beyond the run, and
+    nothing lies just beside the run (``beside``: see :func:`_beside`) either, as a double
+    across it or a tile at a turn does. An end the face does not give way before ``most`` is
+    left where it was."""
+    n = len(profile)
+    a, b = max(0, round(lo0)), min(n, round(hi0))
+    if b - a < 2:
+        return lo0, hi0
+    inside = float(np.median(profile[a:b]))
+    # The table's ink against the face: at the strip's far ends, past where the run may reach
+    # (the more of the two: the other may hold a neighbour's face; glare is too narrow to count).
+    k = max(2, round(0.4 * most))
+    outside = max(float(np.median(profile[:k])), float(np.median(profile[-k:])))
+    edge = inside + 0.5 * (outside - inside)
+
+    def face(i: int) -> bool:
+        return bool(profile[i] < edge and (beside is None or beside[i] < edge))
+
+    lo, hi = a, b - 1
+    while lo > 0 and lo0 - (lo - 1) <= most and face(lo - 1):
+        lo -= 1
+    while hi < n - 1 and (hi + 1) - hi0 <= most and face(hi + 1):
+        hi += 1
+    # Face all the way out means no end was seen (a table as light as the faces): none is taken.
+    ended_lo = lo > 0 and lo0 - (lo - 1) <= most
+    ended_hi = hi < n - 1 and (hi + 1) - hi0 <= most
+    return float(lo) if ended_lo else lo0, float(hi) if ended_hi else hi0
+
+
 def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
          config: VisionConfig, lo_min: float, hi_max: float,
-         taper: float = 0.0) -> tuple[float, float, int, float] | None:
+         taper: float = 0.0, beside: np.ndarray | None = None) -> tuple[float, float, int, float] | None:
     """The run's two ends (strip pixels), its count of tiles and the taper of its period (up
     to ``taper`` either way: see :func:`_spread`) whose seams and dividers best fall on lines
     across the run, the ends where the face gives way outwards, never beyond ``lo_min`` and
@@ -113,10 +162,19 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
     lines = np.max(np.stack([np.roll(raw, s) for s in range(-step, step + 1)]), axis=0)
 
     reach = config.run_reach * length
+    lo_out, hi_out = _face_ends(profile, lo0, hi0, config.run_face * length, beside)
     offsets = np.arange(-reach, reach + 0.5, 1.0)
-    los, his = lo0 + offsets, hi0 + offsets
-    # An end may reach a step into a neighbour's box (boxes are rough), no further.
+    out_lo = np.arange(-math.ceil(lo0 - reach - (lo_out - step)), 0, 1.0)
+    out_hi = np.arange(1.0, math.ceil(hi_out + step - (hi0 + offsets[-1])) + 1)
+    los = np.concatenate([lo0 - reach + out_lo, lo0 + offsets])
+    his = np.concatenate([hi0 + offsets, hi0 + offsets[-1] + out_hi])
+    # An end may reach a step into a neighbour's box (boxes are rough), no further; a packed
+    # end inside a box lying across the run (its double) is looked for from that box's edge.
     los, his = los[los >= lo_min - step], his[his <= hi_max + step]
+    if not len(los):
+        los = np.arange(lo_min - step, lo_min - step + reach + 0.5, 1.0)
+    if not len(his):
+        his = np.arange(hi_max + step - reach, hi_max + step + 0.5, 1.0)
     if not len(los) or not len(his):
         return None
     end_lo = at(los) - at(los + step)
@@ -136,7 +194,8 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
         weight = np.where(k % 2 == 0, 1.0, 0.5)
         for tried in tapers:
             # Even a tapered period stays within run_stretch of the tile's length at both ends.
-            fits = ok & (np.abs(period * (1 + abs(tried)) / length - 1) <= config.run_stretch)
+            fits = ok & (np.abs(period * (1 + abs(tried)) / length - 1) <= config.run_stretch) \
+                & (np.abs(period * (1 - abs(tried)) / length - 1) <= config.run_stretch)
             if not fits.any():
                 continue
             share = _spread(k / (2.0 * tiles), float(tried))
@@ -192,8 +251,10 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
         # Seen from a side, the scale changes along the run by about its share of the frame
         # times the tangent of the camera's tilt, over the lens's focal length in frames.
         taper = config.run_taper * span / max(image.shape[:2])
+        beside = _beside(image, whole, (1 + 2 * reach) * span, per) if config.run_face > 0 else None
         fit = _fit(profile, length * per, centre - span * per / 2, centre + span * per / 2,
-                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per, taper)
+                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per, taper,
+                   beside)
         if fit is None:
             continue
         lo, hi, tiles, taper = fit

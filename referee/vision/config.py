@@ -65,6 +65,10 @@ class VisionConfig:
     # A run's span may hold up to run_recount tiles more or fewer than were packed in it (the
     # frame's tile length is off where the run lies), its period still within run_stretch.
     run_recount: int = 1
+    # Where the face runs on past a run's packed ends (boxes a little long, as a tile length
+    # taken off backs whose sides show makes them, leave the run's end tiles short), its ends
+    # are also looked for out to where the face gives way, up to run_face of a tile length.
+    run_face: float = 0.6
     # ... and its period may change evenly along it, from (1 + t) to (1 - t) times the mean, for t
     # up to run_taper times the run's share of the frame's longer side (0 turns this off): seen
     # from a side, a long run's far tiles look smaller. Half the tangent of a 20 degree tilt
@@ -197,6 +201,7 @@ class VisionConfig:
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),
             ("run_recount", 0 <= self.run_recount <= 2),
+            ("run_face", 0 <= self.run_face <= 1),
             ("run_taper", 0 <= self.run_taper <= 1),
             ("run_refine", 0 <= self.run_refine < 0.5),
             ("snap_reach", 0 <= self.snap_reach < 0.5),

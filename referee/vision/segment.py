@@ -343,7 +343,9 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
             # round a face of another class is not an arm).
             if area < config.arm_solid * float(solid.sum()):
                 continue
-            dist = cv2.distanceTransform(solid, cv2.DIST_L2, 5)
+            # Zeros round the blob's box: its own rows and columns reach the box's sides.
+            dist = cv2.distanceTransform(cv2.copyMakeBorder(solid, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                                         cv2.DIST_L2, 5)
             ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
             if not ridge.any():
                 continue

@@ -184,7 +184,8 @@ def _line_width(blob: np.ndarray, width: float, reach: float) -> float:
     ``reach``: touching tiles' shadows and sides merge into a wider blob than a single tile's,
     while the tiles themselves are no wider than the frame's ``width`` says (a line where the
     frame is farther from the camera is narrower)."""
-    dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    # Zeros round the blob's box: its own rows and columns reach the box's sides.
+    dist = cv2.distanceTransform(cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 5)
     ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
     if not ridge.any() or reach <= 1:
         return width
