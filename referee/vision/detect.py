@@ -261,6 +261,16 @@ def _on(table: np.ndarray, at: np.ndarray) -> bool:
     return 0 <= y < table.shape[0] and 0 <= x < table.shape[1] and bool(table[y, x])
 
 
+def _legible(lengths: list[float], min_cell_px: float) -> list[bool]:
+    """Whether each tile (its box's length, full-resolution pixels) is large enough to read: its
+    halves at least ``min_cell_px`` long. A box drawn longer than the frame's tiles does not make
+    its pips any larger: each is judged by the shorter of its box and the frame's usual tile."""
+    if not lengths:
+        return []
+    usual = float(np.median(lengths))
+    return [min(length, usual) / 2 >= min_cell_px for length in lengths]
+
+
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
           table: np.ndarray | None = None, crossed: frozenset[int] = frozenset()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
@@ -272,10 +282,10 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     fulls: list[Box] = []
     for box in boxes:
         full = Box(box.cx / scale, box.cy / scale, box.length / scale, box.width / scale, box.angle, box.packed)
-        full = snap(image, full, config.snap_reach, keep_length=box.packed)
-        fulls.append(full)
+        fulls.append(snap(image, full, config.snap_reach, keep_length=box.packed))
+    for full, legible in zip(fulls, _legible([f.length for f in fulls], config.min_cell_px), strict=True):
         corners = full.corners()
-        items.append((corners, gather(rectify(image, corners, c), config), full.length / 2 >= config.min_cell_px))
+        items.append((corners, gather(rectify(image, corners, c), config), legible))
     contrast = pip_contrast([e for _, e, _ in items])
     # Mostly backs: the contrast comes from the few faces with pips, and only tiles with pips are
     # read as faces (a blank face among backs cannot be told from a back with a seam).

@@ -264,16 +264,23 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
     labelled = [cv2.connectedComponentsWithStats(cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE,
                                                                   close), connectivity=4)[:3] for j in range(k)]
+    table = _on_table(fg)[y0:y1, x0:x1]
     for _, comp, stats in labelled:
         keep, lengths, marked = _tile_like(comp, stats, aspect, fg.shape, (x0, y0))
         areas = stats[:, cv2.CC_STAT_AREA]
+        # A blob mostly off the table is none of the tiles: the floor beyond it has tiles or
+        # boards of its own, and their class must not win the face colour.
+        on = np.bincount(comp.ravel(), weights=table.ravel(), minlength=len(stats))
+        lengths = [v for i, v in zip(keep, lengths, strict=True) if 2 * on[i] >= areas[i]]
+        keep = [i for i in keep if 2 * on[i] >= areas[i]]
+        marked = [i for i in marked if 2 * on[i] >= areas[i]]
         score = float(areas[keep].sum()) + float(areas[marked].sum())
         if lengths and (best is None or score > best[0]):
             best = (score, comp, stats, keep, lengths)
     # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
     # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
     # win when they outweigh the single tiles (each counted twice when it holds pips).
-    chain = _chain_arms(labelled, config, fg.shape, (x0, y0), _on_table(fg)[y0:y1, x0:x1])
+    chain = _chain_arms(labelled, config, fg.shape, (x0, y0), table)
     if chain is not None and (best is None or chain[2] > best[0]):
         tiles, length = chain[0], chain[1]
     elif best is not None:
