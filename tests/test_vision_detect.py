@@ -534,6 +534,18 @@ def test_an_arm_over_the_table_is_recognised_and_ignored() -> None:
     assert [p.relative_to(SEQUENCES).as_posix() for p in clear if seen[p].occluded] == []
 
 
+@pytest.mark.parametrize("frame", [44, 48])
+def test_ivory_on_pale_wood_is_found_where_no_face_clears_the_table_bar(frame: int) -> None:
+    # The sample hand's frames 44 and 48: ivory tiles on pale planks, whose spread sets a bar no
+    # face cleared whole, and the frames came back empty (the hand's last play went unseen).
+    # The faces are then looked for in what differs from the table at all.
+    path = SEQUENCES / "sequence-11-000" / f"frame-{frame:04d}.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    score = match(run(read_image(path)), truth)
+    assert score.wrong == 0
+    assert score.right >= len(truth["tiles"]) // 3
+
+
 # -- 4. real photographs ----------------------------------------------------------------------
 #: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was first written;
 #: the floor is that minus about 15 points of 14 tiles. Half (7) is asserted below.

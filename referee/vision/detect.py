@@ -107,7 +107,11 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     model = fit_table(view.lab)
     view = view.against(model)
     u = unlit(view.lab, view.light)
-    found = face_colour(view.lab, view.light, view.fg, config, u)
+    # Faces little apart from a textured table (ivory on pale wood: its planks' spread sets a
+    # high bar) may show no tile-like blob above the bar: then they are looked for in what
+    # differs from the table at all.
+    found = face_colour(view.lab, view.light, view.fg, config, u) \
+        or face_colour(view.lab, view.light, view.loose, config, u)
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found
