@@ -238,14 +238,6 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     """The set's face colour (lighting removed) and the tile length: of the few colours the
     foreground falls into, the one whose blobs look most like tiles. ``unlit_lab`` is
     ``unlit(lab, light)`` when already at hand."""
-    found = scored_face_colour(lab, light, fg, config, unlit_lab)
-    return None if found is None else (found[0], found[1])
-
-
-def scored_face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: VisionConfig,
-                       unlit_lab: np.ndarray | None = None) -> tuple[Colour, float, float] | None:
-    """:func:`face_colour`, with how much of the foreground looked like tiles in that colour
-    (the area of its single-tile blobs, those with pips counted twice, or of its arms)."""
     u = unlit(lab, light) if unlit_lab is None else unlit_lab
     aspect = config.aspect
     pick = fg > 0
@@ -290,9 +282,9 @@ def scored_face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, confi
     # win when they outweigh the single tiles (each counted twice when it holds pips).
     chain = _chain_arms(labelled, config, fg.shape, (x0, y0), table)
     if chain is not None and (best is None or chain[2] > best[0]):
-        tiles, length, score = chain[0], chain[1], chain[2]
+        tiles, length = chain[0], chain[1]
     elif best is not None:
-        score, comp, stats, keep, lengths = best
+        _, comp, stats, keep, lengths = best
         chosen = np.zeros(len(stats), bool)
         chosen[keep] = True
         tiles, length = chosen[comp], float(np.median(lengths))
@@ -309,7 +301,7 @@ def scored_face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, confi
         face = Colour.of(u[wy0:wy1, wx0:wx1][inner])
     else:
         face = Colour.of(u_box[tiles])
-    return face, length, score
+    return face, length
 
 
 def _on_table(fg: np.ndarray) -> np.ndarray:
