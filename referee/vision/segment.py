@@ -270,7 +270,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
         areas = stats[:, cv2.CC_STAT_AREA]
         # A blob mostly off the table is none of the tiles: the floor beyond it has tiles or
         # boards of its own, and their class must not win the face colour.
-        on = np.bincount(comp.ravel(), weights=table.ravel(), minlength=len(stats))
+        on = {i: _on_count(comp, stats, table, i) for i in keep}
         lengths = [v for i, v in zip(keep, lengths, strict=True) if 2 * on[i] >= areas[i]]
         keep = [i for i in keep if 2 * on[i] >= areas[i]]
         marked = [i for i in marked if 2 * on[i] >= areas[i]]
@@ -302,6 +302,12 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     else:
         face = Colour.of(u_box[tiles])
     return face, length
+
+
+def _on_count(comp: np.ndarray, stats: np.ndarray, table: np.ndarray, i: int) -> int:
+    """How many of blob ``i``'s pixels (``comp``, ``stats``: a labelling) lie where ``table`` is set."""
+    x, y, bw, bh = (int(v) for v in stats[i, :4])
+    return int(np.count_nonzero((comp[y:y + bh, x:x + bw] == i) & (table[y:y + bh, x:x + bw] > 0)))
 
 
 def _on_table(fg: np.ndarray) -> np.ndarray:
