@@ -147,8 +147,9 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
          taper: float = 0.0, beside: np.ndarray | None = None) -> tuple[float, float, int, float] | None:
     """The run's two ends (strip pixels), its count of tiles and the taper of its period (up
     to ``taper`` either way: see :func:`_spread`) whose seams and dividers best fall on lines
-    across the run, the ends where the face gives way outwards, never beyond ``lo_min`` and
-    ``hi_max`` (where another box lies across the run's line)."""
+    across the run, the ends where the face gives way outwards (within ``run_reach`` of the
+    packed ends ``lo0`` and ``hi0``, or out to where the face runs on: :func:`_face_ends`),
+    never beyond ``lo_min`` and ``hi_max`` (where another box lies across the run's line)."""
     n = len(profile)
     step = max(1, round(0.05 * length))  # about a tenth of the tile's width
 
@@ -175,8 +176,6 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
         los = np.arange(lo_min - step, lo_min - step + reach + 0.5, 1.0)
     if not len(his):
         his = np.arange(hi_max + step - reach, hi_max + step + 0.5, 1.0)
-    if not len(los) or not len(his):
-        return None
     end_lo = at(los) - at(los + step)
     end_hi = at(his) - at(his - step)
     lo, hi = np.meshgrid(los, his, indexing="ij")
