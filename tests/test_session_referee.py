@@ -662,6 +662,37 @@ def test_a_domino_waits_for_the_reveal_and_scores_it() -> None:
     assert ref.observe(state(9, *LINE, *TOP_ROW, down=9)) == []
 
 
+def test_a_reveal_with_a_tile_more_and_a_back_fewer_is_a_draw_the_camera_missed() -> None:
+    """As in _domino, but seat 1's draw never showed (vision kept counting ten backs). Its
+    reveal shows two tiles where one was counted, and the pile now shows nine backs where the
+    draws seen leave ten: seat 1 drew unseen. The draw goes in before its 4-3, and the reveal
+    scores the hand."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    ref.observe(state(4, *LINE, down=10))
+    assert ref.waiting_reveal and ref.hand.held_count(1) == 1
+    assert ref.observe(state(6, *LINE, *TOP_ROW, down=10)) == []  # no back fewer: not explained
+    draw, end = ref.observe(state(8, *LINE, *TOP_ROW, down=9))
+    assert (draw.kind, draw.player, draw.at) == (Kind.DRAW, 1, 1)
+    assert end == Event(8, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))
+    assert [(m.kind, m.player) for m in ref.hand.moves] == [("play", 0), ("draw", 1), ("play", 1), ("play", 0)]
+
+
+def test_a_reveal_at_the_winners_edge_is_no_unseen_draw() -> None:
+    """The extra tile lies at the edge of the player who seemed to go out: the reveal does not
+    fit one player's missed draw, and the referee waits rather than guess."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    ref.observe(state(4, *LINE, down=10))
+    bottom = tile(1, 0, 400, 540, 90.0)  # seat 0's edge
+    assert ref.observe(state(6, *LINE, TOP_ROW[0], bottom, down=9)) == []
+    assert ref.waiting_reveal and len(ref.hand.moves) == 3
+
+
 def test_a_line_tile_read_doubtfully_does_not_hold_up_the_reveal() -> None:
     """While the reveal lies out, a tile of the line is read doubtfully, even as another
     value (6-3 as 5-3): it lies where 6-3 always lay, so it is 6-3, not a third tile of the

@@ -76,6 +76,7 @@ class RefereeBase:
         self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
         self._pending_at: dict[str, Piece] = {}  # where each of them was read
         self.face_down: int | None = None  # the boneyard as last confirmed
+        self._pile: int | None = None  # the boneyard's backs before any draw the referee saw
         self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie
         # places emptied in one state, waiting for the next: (places, frame, moves so far, draws)
         self._tentative: tuple[list[tuple[float, float]], int, int, int] | None = None

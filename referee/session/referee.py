@@ -19,7 +19,7 @@ from referee.session.base import RefereeConfig, name_of
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.plays import Plays
-from referee.session.reveal import assign_seats
+from referee.session.reveal import assign_seats, row_seat
 from referee.session.stabilise import StableState, StableTile
 
 
@@ -123,6 +123,8 @@ class Referee(Plays):
             self.face_down, self._boneyard_at, self._tentative = len(here), here, None
             self._down_counts = [*self._down_counts, len(here)][-window:]
             return
+        if self._pile is None:
+            self._pile = self.face_down + sum(1 for m in self.hand.moves if m.kind == "draw")
         reach = self._tile_reach(state)
         lying = [t.reading.center for t in state.tiles]
 
@@ -153,11 +155,11 @@ class Referee(Plays):
         widths = [math.dist(*t.reading.halves) for t in state.tiles]
         return float(sorted(widths)[len(widths) // 2]) if widths else 20.0
 
-    def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event]) -> None:
+    def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event], shift: bool = True) -> None:
         # A play whose tile lay on the table in a state before the face-down tiles went (and was
-        # read only later) came before the draws.
+        # read only later) came before the draws (unless ``index`` is known: ``shift`` False).
         moves = self.hand.moves
-        while index < len(moves) and self._laid_before(moves[index], frame):
+        while shift and index < len(moves) and self._laid_before(moves[index], frame):
             index += 1
         later = moves[index:]
         order = self.hand.table.order
@@ -250,6 +252,8 @@ class Referee(Plays):
         if sum(held) == 0:
             self._finish(state.frame, events, [[] for _ in held])
             return
+        if len(shown) > sum(held) and len(apart) == len(shown) and self._unseen_draws(state, shown, events):
+            held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if len(shown) != sum(held) or len(apart) != len(shown):
             return
         seats = assign_seats([t.reading for t in shown], held, (state.width, state.height), self.config.seats)
@@ -257,6 +261,37 @@ class Referee(Plays):
             self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
             return
         self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats])
+
+    def _unseen_draws(self, state: StableState, shown: list[StableTile], events: list[Event]) -> bool:
+        """The reveal (``shown``) holds more tiles than the draws seen leave the one player
+        still holding tiles, all of them at that player's edge, and the boneyard shows as many
+        backs fewer than those draws leave: that player drew them where the camera did not see
+        (a draw is a back gone from the pile, and the pile says so). They go in after the
+        player's last draw seen, else before their last play; True when they went in."""
+        outcome = self.hand.outcome()
+        if outcome is None or outcome.termination is not Termination.DOMINO or not self.rules.drawing:
+            return False
+        held = [self.hand.held_count(s) for s in range(self.rules.players)]
+        extra = len(shown) - sum(held)
+        holders = [s for s, n in enumerate(held) if n]
+        if len(holders) != 1 or self._pile is None:
+            return False
+        left = self._pile - sum(1 for m in self.hand.moves if m.kind == "draw")  # what the draws seen leave
+        if left - state.face_down != extra:
+            return False
+        seat = holders[0]
+        if row_seat([t.reading for t in shown], (state.width, state.height), self.rules.players,
+                    self.config.seats) != seat:
+            return False
+        moves = self.hand.moves
+        drew = [i for i, m in enumerate(moves) if m.player == seat and m.kind == "draw"]
+        played = [i for i, m in enumerate(moves) if m.player == seat and m.kind == "play"]
+        if not drew and not played:
+            return False
+        index = drew[-1] + 1 if drew else played[-1]
+        before = self.hand.held_count(seat)
+        self._confirm_draws(extra, state.frame, index, events, shift=False)
+        return self.hand.held_count(seat) == before + extra
 
     def restore(self, events: Iterable[Event]) -> None:
         """Come to where a logged session left off (``--resume``), announcing nothing."""
@@ -342,6 +377,7 @@ class Referee(Plays):
         self._pending_at.clear()
         self.gone.clear()
         self.face_down = None
+        self._pile = None
         self._tentative = None
         self._boneyard_at = []
         self._down_counts = []

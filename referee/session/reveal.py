@@ -42,6 +42,25 @@ def groups(tiles: Sequence[TileReading], link: float = 2.0) -> list[list[int]]:
     return sorted(out.values())
 
 
+def _facing(row: Sequence[TileReading], size: tuple[int, int], edge: tuple[float, float]) -> float:
+    """How squarely a row of tiles lies towards a seat's edge (its direction ``edge`` from the
+    middle of the frame): the cosine between that and the row's direction from the middle."""
+    x = sum(t.center[0] for t in row) / len(row) - size[0] / 2
+    y = sum(t.center[1] for t in row) / len(row) - size[1] / 2
+    return (x * edge[0] + y * edge[1]) / (math.hypot(x, y) or 1.0)
+
+
+def row_seat(tiles: Sequence[TileReading], size: tuple[int, int], players: int,
+             seats: Sequence[float] | None = None) -> int | None:
+    """The seat whose edge a single row of tiles lies at; None when the tiles are not one row,
+    or where the seats sit is not known."""
+    angles = seats if seats is not None else DEFAULT_SEATS.get(players)
+    if not tiles or angles is None or len(groups(tiles)) != 1:
+        return None
+    edges = [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles]
+    return max(range(len(edges)), key=lambda s: _facing(tiles, size, edges[s]))
+
+
 def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[int, int],
                  seats: Sequence[float] | None = None) -> list[list[TileReading]] | None:
     """Each seat's revealed tiles, or None when the rows cannot be told apart."""
@@ -56,7 +75,6 @@ def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[
     rows = groups(tiles)
     if len(rows) != len(holders):
         return None
-    cx, cy = size[0] / 2, size[1] / 2
     angles = seats if seats is not None else DEFAULT_SEATS.get(players)
     edges = None if angles is None else [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles]
     best: tuple[float, tuple[int, ...]] | None = None
@@ -66,10 +84,7 @@ def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[
         score = 0.0
         if edges is not None:
             for row, s in zip(rows, seats, strict=True):
-                x = sum(tiles[i].center[0] for i in row) / len(row) - cx
-                y = sum(tiles[i].center[1] for i in row) / len(row) - cy
-                norm = math.hypot(x, y) or 1.0
-                score += (x * edges[s][0] + y * edges[s][1]) / norm
+                score += _facing([tiles[i] for i in row], size, edges[s])
         if best is None or score > best[0]:
             best = (score, seats)
     if best is None:
