@@ -274,7 +274,7 @@ class Referee(Plays):
         held = [self.hand.held_count(s) for s in range(self.rules.players)]
         extra = len(shown) - sum(held)
         holders = [s for s, n in enumerate(held) if n]
-        if len(holders) != 1 or self._pile is None:
+        if len(holders) != 1 or self._pile is None or self.hand.drawable() < extra:
             return False
         left = self._pile - sum(1 for m in self.hand.moves if m.kind == "draw")  # what the draws seen leave
         if left - state.face_down != extra:
