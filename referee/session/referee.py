@@ -124,7 +124,7 @@ class Referee(Plays):
             self._down_counts = [*self._down_counts, len(here)][-window:]
             return
         if self._pile is None:
-            self._pile = self.face_down + sum(1 for m in self.hand.moves if m.kind == "draw")
+            self._pile = self.face_down + self._draws_seen()
         reach = self._tile_reach(state)
         lying = [t.reading.center for t in state.tiles]
 
@@ -262,6 +262,10 @@ class Referee(Plays):
             return
         self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats])
 
+    def _draws_seen(self) -> int:
+        """The draws of this hand so far."""
+        return sum(1 for m in self.hand.moves if m.kind == "draw")
+
     def _unseen_draws(self, state: StableState, shown: list[StableTile], events: list[Event]) -> bool:
         """The reveal (``shown``) holds more tiles than the draws seen leave the one player
         still holding tiles, all of them at that player's edge, and the boneyard shows as many
@@ -276,7 +280,7 @@ class Referee(Plays):
         holders = [s for s, n in enumerate(held) if n]
         if len(holders) != 1 or self._pile is None or self.hand.drawable() < extra:
             return False
-        left = self._pile - sum(1 for m in self.hand.moves if m.kind == "draw")  # what the draws seen leave
+        left = self._pile - self._draws_seen()  # the backs the draws seen leave
         if left - state.face_down != extra:
             return False
         seat = holders[0]

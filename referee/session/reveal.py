@@ -42,6 +42,13 @@ def groups(tiles: Sequence[TileReading], link: float = 2.0) -> list[list[int]]:
     return sorted(out.values())
 
 
+def _edges(players: int, seats: Sequence[float] | None) -> list[tuple[float, float]] | None:
+    """Each seat's direction from the middle of the frame as a unit vector (``seats`` in
+    degrees, else the default for that many players); None when it is not known."""
+    angles = seats if seats is not None else DEFAULT_SEATS.get(players)
+    return None if angles is None else [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles]
+
+
 def _facing(row: Sequence[TileReading], size: tuple[int, int], edge: tuple[float, float]) -> float:
     """How squarely a row of tiles lies towards a seat's edge (its direction ``edge`` from the
     middle of the frame): the cosine between that and the row's direction from the middle."""
@@ -54,10 +61,9 @@ def row_seat(tiles: Sequence[TileReading], size: tuple[int, int], players: int,
              seats: Sequence[float] | None = None) -> int | None:
     """The seat whose edge a single row of tiles lies at; None when the tiles are not one row,
     or where the seats sit is not known."""
-    angles = seats if seats is not None else DEFAULT_SEATS.get(players)
-    if not tiles or angles is None or len(groups(tiles)) != 1:
+    edges = _edges(players, seats)
+    if not tiles or edges is None or len(groups(tiles)) != 1:
         return None
-    edges = [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles]
     return max(range(len(edges)), key=lambda s: _facing(tiles, size, edges[s]))
 
 
@@ -75,8 +81,7 @@ def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[
     rows = groups(tiles)
     if len(rows) != len(holders):
         return None
-    angles = seats if seats is not None else DEFAULT_SEATS.get(players)
-    edges = None if angles is None else [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles]
+    edges = _edges(players, seats)
     best: tuple[float, tuple[int, ...]] | None = None
     for seats in itertools.permutations(holders):
         if any(len(row) != held[s] for row, s in zip(rows, seats, strict=True)):
