@@ -41,6 +41,16 @@ class VisionConfig:
     shadow_depth: float = 0.45
     # ... and keeps its hue: within this distance (Lab a, b units) of the table's.
     shadow_chroma: float = 10.0
+    # A pip's rim (its bevel, blurred between the black pip and the face) is darker than face and
+    # table, and may look like neither: dark spots smaller than pip_area of a tile length squared
+    # (pips) are grown by up to pip_rim of a tile length into pixels of the face's hue (their
+    # a, b within rim_tint of the face's chroma scaled by rim_least to rim_most), so a face is
+    # not cut apart along its rows of pips. pip_rim 0 turns this off.
+    pip_area: float = 0.02
+    pip_rim: float = 0.06
+    rim_tint: float = 3.0
+    rim_least: float = 0.25
+    rim_most: float = 1.3
     # A blob is a tile when its area is within these shares of one tile face's area.
     min_area_share: float = 0.55
     max_area_share: float = 1.45
@@ -191,6 +201,11 @@ class VisionConfig:
             ("table_reach", self.table_reach > 0),
             ("shadow_depth", 0 < self.shadow_depth < 1),
             ("shadow_chroma", self.shadow_chroma > 0),
+            ("pip_area", 0 < self.pip_area < 0.1),
+            ("pip_rim", 0 <= self.pip_rim < 0.2),
+            ("rim_tint", self.rim_tint > 0),
+            ("rim_least", 0 < self.rim_least < self.rim_most),
+            ("rim_most", self.rim_most > 0),
             ("min_area_share", 0 < self.min_area_share < 1 < self.max_area_share),
             ("min_cover", 0 < self.min_cover <= 1),
             ("apart", 0 <= self.apart < 1),

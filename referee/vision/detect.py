@@ -24,6 +24,7 @@ from referee.vision.segment import (
     face_mask,
     fit_table,
     foreground,
+    pip_rims,
     table_colour,
     to_lab,
     unlit,
@@ -171,8 +172,9 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     face_distance = face.distance(u)
     free = 1 - loose
     tcol = table_colour(lab, light, table, free, u)
-    mask = face_mask(lab, light, face, tcol, config, u, face_distance) & loose
     length = known if known else seen_length
+    mask = (face_mask(lab, light, face, tcol, config, u, face_distance) | pip_rims(u, face, tcol, length, config)) \
+        & loose
     mask = _fill_holes(mask, length * length / config.aspect / 2)
     k = max(3, round(config.open_share * length)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))

@@ -14,8 +14,8 @@ import numpy as np
 
 from referee.vision.config import VisionConfig
 
-__all__ = ["Colour", "TableModel", "face_colour", "face_mask", "fit_table", "foreground", "outline", "table_colour",
-           "to_lab", "unlit"]
+__all__ = ["Colour", "TableModel", "face_colour", "face_mask", "fit_table", "foreground", "outline", "pip_rims",
+           "table_colour", "to_lab", "unlit"]
 
 _GRID = (96, 54)
 _CLUSTERS = 5
@@ -413,3 +413,31 @@ def face_mask(lab: np.ndarray, light: np.ndarray, face: Colour, table: Colour, c
     facelike = (df < dt) & (df < config.face_reach)
     far = dt > config.table_reach
     return (facelike | (far & ~shadow)).astype(np.uint8)
+
+
+def pip_rims(unlit_lab: np.ndarray, face: Colour, table: Colour, length: float, config: VisionConfig) -> np.ndarray:
+    """The rims round the pips (0/1), which :func:`face_mask` may leave out: blurred between a
+    dark pip and the face, they are darker than both and near the table's colour, and a face's
+    rows of pips then cut it apart. Dark spots of a pip's size (``length`` is the tile length in
+    these pixels) are grown by ``config.pip_rim`` of a tile into pixels of the face's hue, at
+    ``rim_least`` to ``rim_most`` of its chroma. A face of no hue (white, black) adds nothing:
+    its rims cannot be told from a shadow on a grey table."""
+    out = np.zeros(unlit_lab.shape[:2], np.uint8)
+    fa, fb = float(face.mean[1]) - 128.0, float(face.mean[2]) - 128.0
+    chroma = fa * fa + fb * fb
+    if config.pip_rim <= 0 or chroma < (2 * config.rim_tint) ** 2:
+        return out
+    planes = _planes(unlit_lab)
+    dark = (planes[0] < config.shadow_depth * max(float(table.mean[0]), 1.0)).view(np.uint8)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    small = stats[:, cv2.CC_STAT_AREA] < config.pip_area * length * length
+    small[0] = False
+    if count < 2 or not small.any():
+        return out
+    k = max(3, round(config.pip_rim * length)) | 1
+    near = cv2.dilate(small[comp].view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    a, b = planes[1] - 128.0, planes[2] - 128.0
+    share = (a * fa + b * fb) / chroma
+    off = np.hypot(a - share * fa, b - share * fb)
+    tint = (share >= config.rim_least) & (share <= config.rim_most) & (off < config.rim_tint)
+    return near & tint.view(np.uint8)

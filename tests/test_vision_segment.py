@@ -1,0 +1,88 @@
+"""Single segmentation functions on drawn Lab planes with known truth (the scikit-image pattern):
+what each adds to the tiles' mask, and what it leaves alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.vision.config import VisionConfig
+from referee.vision.segment import Colour, pip_rims
+
+LENGTH = 120.0  # the tile length in the drawn planes' pixels
+PAPER = (180.0, 132.0, 125.0)  # unlit Lab, as measured on a real photo of ivory on white paper
+IVORY = (176.0, 125.0, 146.0)
+BLACK_PIP = (40.0, 128.0, 130.0)
+
+
+def colour(lab: tuple[float, float, float], rng: np.random.Generator) -> Colour:
+    return Colour.of((np.asarray(lab, np.float32) + rng.normal(0, 2, (500, 3))).astype(np.float32))
+
+
+def plane(shape: tuple[int, int], lab: tuple[float, float, float], rng: np.random.Generator) -> np.ndarray:
+    return (np.asarray(lab, np.float32) + rng.normal(0, 1.5, (*shape, 3))).astype(np.float32)
+
+
+def disc(shape: tuple[int, int], centre: tuple[int, int], radius: float) -> np.ndarray:
+    ys, xs = np.mgrid[:shape[0], :shape[1]]
+    return np.hypot(xs - centre[0], ys - centre[1]) <= radius
+
+
+def rimmed_pip(rng: np.random.Generator, rim_lab: tuple[float, float, float],
+               around: tuple[float, float, float] = IVORY) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pip (radius 0.05 of a tile) in a rim (out to 0.075) on a field of ``around``: the planes,
+    the pip and the rim as masks."""
+    shape = (100, 100)
+    lab = plane(shape, around, rng)
+    pip = disc(shape, (50, 50), 0.05 * LENGTH)
+    rim = disc(shape, (50, 50), 0.075 * LENGTH) & ~pip
+    lab[rim] = np.asarray(rim_lab, np.float32)
+    lab[pip] = np.asarray(BLACK_PIP, np.float32)
+    return lab, pip, rim
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_pips_rim_of_the_faces_hue_is_added(seed: int) -> None:
+    # herzog_8: round each pip a rim darker than face and paper, of the face's hue at half its
+    # chroma; the face mask left it out and a row of pips cut a face in two.
+    rng = np.random.default_rng(seed)
+    rim_lab = (150.0, 126.0, 135.0)  # measured on the photo's rims
+    lab, _, rim = rimmed_pip(rng, rim_lab)
+    before = lab.copy()
+    out = pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, VisionConfig())
+    assert out.dtype == np.uint8 and out.shape == lab.shape[:2]
+    assert np.array_equal(lab, before), "the input was modified"
+    assert out[rim].mean() > 0.95
+    # Nothing beyond the rim's reach (the pip grown by pip_rim of a tile), whatever its colour.
+    reach = disc(lab.shape[:2], (50, 50), 0.05 * LENGTH + 0.06 * LENGTH / 2 + 1.5)
+    assert not out[~reach].any()
+
+
+def test_a_dark_speck_on_red_felt_adds_nothing() -> None:
+    # A dark fleck in the shadow between two tiles on red felt is as small as a pip, but round it
+    # lies the felt's red, not the face's hue: nothing bridges the gap.
+    rng = np.random.default_rng(4)
+    felt = (62.0, 160.0, 140.0)
+    lab, _, _ = rimmed_pip(rng, (50.0, 155.0, 138.0), around=felt)
+    out = pip_rims(lab, colour(IVORY, rng), colour(felt, rng), LENGTH, VisionConfig())
+    assert not out.any()
+
+
+def test_large_dark_areas_are_not_pips() -> None:
+    # A black tile's face (or a dark stain) is far larger than a pip: it grows no rim.
+    rng = np.random.default_rng(5)
+    shape = (100, 100)
+    lab = plane(shape, IVORY, rng)
+    lab[20:80, 20:80] = np.asarray(BLACK_PIP, np.float32)
+    lab[16:84, 16:84][~np.pad(np.ones((60, 60), bool), 4)] = np.asarray((150.0, 126.0, 135.0), np.float32)
+    assert not pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, VisionConfig()).any()
+
+
+def test_a_face_without_hue_adds_nothing_and_pip_rim_zero_turns_it_off() -> None:
+    rng = np.random.default_rng(6)
+    lab, _, rim = rimmed_pip(rng, (150.0, 126.0, 135.0))
+    grey = (200.0, 128.0, 129.0)
+    assert not pip_rims(lab, colour(grey, rng), colour(PAPER, rng), LENGTH, VisionConfig()).any()
+    off = VisionConfig(pip_rim=0.0)
+    assert not pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, off).any()
+    assert pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, VisionConfig())[rim].any()
