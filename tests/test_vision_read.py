@@ -225,3 +225,35 @@ def test_a_long_box_is_fitted_to_a_pale_face_despite_its_dark_divider(seed: int)
     fitted = snap(image, long_box, config.snap_reach)
     assert fitted.length == pytest.approx(L, rel=0.06)
     assert math.dist((fitted.cx, fitted.cy), (x, y)) < 0.05 * L
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_faint_pip_of_a_clear_pattern_is_counted_and_a_missing_one_is_not(seed: int) -> None:
+    # A coloured set's pips are not all as strong: one yellow pip of a rendered 6, in glare, came
+    # out at 0.44 of its half's strongest, under the half's cut (half of it). The grid read a 6
+    # beyond doubt, the peaks above the cut counted 5, and the tile was unsure in every frame of a
+    # hand. A faint pip above count_slack of the cut now counts; one nearly rubbed out does not.
+    config = VisionConfig()
+    image, box = one_tile(np.random.default_rng(600 + seed), (3, 6))
+    contrast = float(gather(rectify(image, box.corners(), config.cell_px), config).pips.max())
+    a = math.radians(box.angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    u, v = PIP_LAYOUT[6][0]
+    along, across = (1 + u) * W - L / 2, v * W - W / 2
+    at = (round(box.cx + ux * along + vx * across), round(box.cy + uy * along + vy * across))
+
+    def faded(share: float) -> np.ndarray:
+        """The frame with that pip's ink at ``share`` of its strength."""
+        out = image.copy()
+        ink = tuple(float(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
+        cv2.circle(out, at, round(0.12 * W), IVORY, -1, cv2.LINE_AA)
+        cv2.circle(out, at, round(0.09 * W), ink, -1, cv2.LINE_AA)
+        return out
+
+    faint = faded(0.6)  # its contrast about 0.4 of the others'
+    got = read_at(faint, box, config, contrast)
+    assert got.pips == (3, 6) and got.confidence >= config.min_confidence
+    strict = read_at(faint, box, dataclasses.replace(config, count_slack=1.0), contrast)
+    assert strict.pips == (3, 6) and strict.confidence < config.min_confidence
+    gone = read_at(faded(0.3), box, config, contrast)
+    assert gone.confidence < config.min_confidence

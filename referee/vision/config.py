@@ -119,6 +119,9 @@ class VisionConfig:
     min_cell_px: float = 16.0
     # A tile whose grid reading disagrees with its pip count keeps this share of its confidence.
     disagree_confidence: float = 0.0
+    # ... unless the grid's number lies between the peaks counted above the half's cut and those
+    # above count_slack of it (a faint pip of a coloured set just under the cut; 1 is strict).
+    count_slack: float = 0.7
     # The pip grid is searched this far (share of a half) around the rectangle's own alignment.
     grid_search: float = 0.0
     # Face down: no divider and no pips; the divider shows when its contrast exceeds this share
@@ -233,6 +236,7 @@ class VisionConfig:
             ("min_confidence", 0 <= self.min_confidence <= 1),
             ("min_cell_px", self.min_cell_px >= 0),
             ("disagree_confidence", 0 <= self.disagree_confidence <= 1),
+            ("count_slack", 0 < self.count_slack <= 1),
             ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
             ("divider_snr", self.divider_snr > 1),

@@ -244,7 +244,8 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
         n, sure_n = _half(grid[half], cut, config.max_pips)
         count, _ = _count(side, cut)
-        readings.append((n, sure_n if count == n else sure_n * config.disagree_confidence))
+        agree = count == n or (count < n and _count(side, config.count_slack * cut)[0] >= n)
+        readings.append((n, sure_n if agree else sure_n * config.disagree_confidence))
     (a, ca), (b, cb) = readings
     sure = min(1.0, strongest / floor - 1.0)
     if a > config.max_pips or b > config.max_pips:
