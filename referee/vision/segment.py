@@ -427,17 +427,23 @@ def pip_rims(unlit_lab: np.ndarray, face: Colour, table: Colour, length: float, 
     chroma = fa * fa + fb * fb
     if config.pip_rim <= 0 or chroma < (2 * config.rim_tint) ** 2:
         return out
-    planes = _planes(unlit_lab)
-    dark = (planes[0] < config.shadow_depth * max(float(table.mean[0]), 1.0)).view(np.uint8)
+    dark = (unlit_lab[..., 0] < config.shadow_depth * max(float(table.mean[0]), 1.0)).view(np.uint8)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    small = stats[:, cv2.CC_STAT_AREA] < config.pip_area * length * length
-    small[0] = False
-    if count < 2 or not small.any():
+    large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= config.pip_area * length * length)
+    if count - len(large) < 1:
         return out
+    # The pips: the dark spots but the few large ones (label 0, the rest, is among them).
+    pips = dark.copy()
+    for i in large[large > 0]:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        pips[y:y + h, x:x + w][comp[y:y + h, x:x + w] == i] = 0
     k = max(3, round(config.pip_rim * length)) | 1
-    near = cv2.dilate(small[comp].view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    a, b = planes[1] - 128.0, planes[2] - 128.0
-    share = (a * fa + b * fb) / chroma
-    off = np.hypot(a - share * fa, b - share * fb)
+    near = cv2.dilate(pips, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # The hue test only where a rim may be (a few per cent of the frame).
+    where = np.flatnonzero(near)
+    ab = unlit_lab.reshape(-1, 3)[where, 1:] - 128.0
+    share = (ab[:, 0] * fa + ab[:, 1] * fb) / chroma
+    off = np.hypot(ab[:, 0] - share * fa, ab[:, 1] - share * fb)
     tint = (share >= config.rim_least) & (share <= config.rim_most) & (off < config.rim_tint)
-    return near & tint.view(np.uint8)
+    out.reshape(-1)[where[tint]] = 1
+    return out
