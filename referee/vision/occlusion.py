@@ -80,7 +80,7 @@ def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
     than an arm can be (the table model was fitted to the floor: nothing here is to be trusted)."""
     if not region.any():
         return 0
-    _, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(region, 8, cv2.CV_32S, cv2.CCL_BBDT)
     # The widest part anywhere: twice the largest distance from the region's border.
     if 2 * float(cv2.distanceTransform(region, cv2.DIST_L2, 5).max()) > config.arm_widest * length:
         return 0

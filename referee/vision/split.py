@@ -134,7 +134,7 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
         for index, (lx, ly) in enumerate(((length, width), (width, length))):
             strict = cv2.erode(upright, cv2.getStructuringElement(
                 cv2.MORPH_RECT, (max(1, round(config.pack_lock * lx)), max(1, round(config.pack_lock * ly)))))
-            count, _, stats, cents = cv2.connectedComponentsWithStats(strict, connectivity=8)
+            count, _, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(strict, 8, cv2.CV_32S, cv2.CCL_BBDT)
             for i in range(1, count):
                 sx, sy = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
                 if sx <= config.pack_slide * lx + 1 and sy <= config.pack_slide * ly + 1:
