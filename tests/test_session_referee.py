@@ -1123,3 +1123,26 @@ def test_a_tile_matching_none_of_the_ends_it_may_have_gone_against_is_illegal() 
     fits = dataclasses.replace(new, pips=(5, 1))  # a tile that could go there: not guessed
     found = place(hand.table, fits, contacts([arm, spinner, fits]), {"5-4": arm, "5-5": spinner})
     assert found is not None and found.reason != "mismatch"
+
+
+def test_a_line_re_boxed_half_a_tile_along_is_still_there_and_draws_are_seen() -> None:
+    # After a play, vision may re-box a whole run half a tile along: every box straddles a seam
+    # and reads nothing surely. The line is still on the table, unread, so the referee goes on
+    # counting draws (held-out hand 003 stopped here: six draws and four plays went unseen).
+    ref = Referee(FIVES)
+    ref.observe(state(0, down=28))
+    ref.observe(state(1, down=14))
+    assert kinds(ref.observe(state(2, OPEN_63, down=14))) == [Kind.PLAY]
+    assert kinds(ref.observe(state(3, OPEN_63, RIGHT_34, down=14))) == [Kind.PLAY]
+    assert kinds(ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26, down=14))) == [Kind.PLAY]
+    shifted = [tile(6, 6, 360, 300, uncertain=True), tile(3, 3, 440, 300, uncertain=True),
+               tile(4, 4, 520, 300, uncertain=True)]
+    assert ref.observe(state(5, *shifted, down=13)) == []
+    assert ref.observe(state(6, *shifted, down=13)) == [Event(5, Kind.DRAW, player=1)]
+    assert sorted(ref.on_table()) == ["4-3", "6-2", "6-3"]
+
+
+def test_covered_must_be_tile_widths_between_zero_and_one() -> None:
+    for bad in (0, 1.0, -0.1, True, "0.25"):
+        with pytest.raises(ValueError, match="covered"):
+            RefereeConfig(covered=bad)  # type: ignore[arg-type]

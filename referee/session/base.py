@@ -32,13 +32,16 @@ class RefereeConfig:
     ``illegal_votes``: sure readings a tile needs before its placement is called illegal (a
     misread tile makes a legal play look illegal, and the rules make such a reading suspect);
     ``reach``/``middle``/``facing``: contact tolerances in tile widths (see
-    :func:`referee.layout.geometry.contacts`)."""
+    :func:`referee.layout.geometry.contacts`); ``covered``: a tile of the line no longer read
+    is still there, unread, while its last place lies within a box found now grown by this many
+    tile widths (a run re-boxed half a tile along), and gone (an arm vision missed) otherwise."""
 
     opener: int = 0
     takeback_states: int = 2
     reach: float = 0.5
     middle: float = 0.25
     facing: float = 0.2
+    covered: float = 0.25
     seats: tuple[float, ...] | None = None
     boneyard_states: int = 4
     illegal_votes: int = 2
@@ -46,7 +49,7 @@ class RefereeConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
             raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
-        for name in ("reach", "middle", "facing"):
+        for name in ("reach", "middle", "facing", "covered"):
             value = getattr(self, name)
             if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 < value < 1):
                 raise ValueError(f"{name} must be a number between 0 and 1 (tile widths), got {value!r}")
@@ -109,6 +112,18 @@ class RefereeBase:
         self.history.append(event)
 
     # -- stable states -----------------------------------------------------------------------
+
+    def _covered(self, pieces: list[Piece], where: Piece) -> bool:
+        """Whether the centre of ``where`` lies within one of ``pieces`` grown by ``covered`` of
+        a tile width on every side."""
+        grow = self.config.covered
+        for p in pieces:
+            dx, dy = where.centre[0] - p.centre[0], where.centre[1] - p.centre[1]
+            along = abs(dx * p.axis[0] + dy * p.axis[1])
+            across = abs(dy * p.axis[0] - dx * p.axis[1])
+            if along <= p.length / 2 + grow * p.width and across <= p.width / 2 + grow * p.width:
+                return True
+        return False
 
     def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:
         for p in pieces:

@@ -62,8 +62,11 @@ class Referee(Plays):
             return events
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         table_names = self.on_table()
+        # A tile of the line is gone when nothing lies where it was last seen: a box shifted
+        # along the run (vision re-boxed it after a play) still covers it, unread.
         gone = [n for n in table_names if n not in decided
-                and (n not in self._last_seen or self._near(pieces, self._last_seen[n]) is None)]
+                and (n not in self._last_seen or (self._near(pieces, self._last_seen[n]) is None
+                                                  and not self._covered(pieces, self._last_seen[n])))]
         if len(gone) > 1:
             return events  # several tiles of the line unseen at once: an arm vision missed, not a table
         for p in pieces:
