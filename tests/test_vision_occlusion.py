@@ -51,3 +51,17 @@ def test_arm_settings_are_checked() -> None:
         VisionConfig(arm_core=2.0, arm_widest=1.5)
     with pytest.raises(ConfigError, match="arm_tiles"):
         VisionConfig(arm_tiles=0.0)
+
+
+def test_a_dark_arm_of_the_tables_hue_is_seen() -> None:
+    # Brown skin over pale wood keeps the table's hue: set aside as the table's own light, the
+    # arm went unseen. Far darker than the table, it counts (arm_dark); with that off it does not.
+    shot = render_still("scattered", np.random.default_rng(214), Options(size=(1280, 720)))
+    assert shot.truth["occluded"]
+    assert detect(shot.image).occluded
+    assert not detect(shot.image, VisionConfig(arm_dark=0.0)).occluded
+
+
+def test_arm_dark_is_a_share_below_one() -> None:
+    with pytest.raises(ConfigError, match="arm_dark"):
+        VisionConfig(arm_dark=1.0)

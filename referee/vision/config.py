@@ -166,6 +166,9 @@ class VisionConfig:
     arm_core: float = 1.2
     arm_margin: float = 0.15
     arm_tiles: float = 4.0
+    # ... where foreground of the table's hue counts too when darker than arm_dark of the
+    # table's lightness there (brown skin on pale wood; 0 turns this off).
+    arm_dark: float = 0.7
     # Neither cue counts a region wider than this many tile lengths (an arm is at most about 2.5,
     # a hand with a sleeve 3): it is the table itself when the table model was fitted to the floor.
     arm_widest: float = 6.0
@@ -253,6 +256,7 @@ class VisionConfig:
             ("arm_core", self.arm_core > 0),
             ("arm_margin", self.arm_margin >= 0),
             ("arm_tiles", self.arm_tiles > 0),
+            ("arm_dark", 0 <= self.arm_dark < 1),
             ("arm_widest", self.arm_widest > self.arm_core),
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("edge_contact", self.edge_contact > 0),

@@ -5,8 +5,9 @@
 - a wide region of foreground that is no tile and not the table's own light: what differs from
   the table model once the tiles' rectangles are taken away, and once pixels of the table's hue
   (lamp fall-off and vignette the smooth model misses change the table's lightness, not its hue)
-  are set aside. Only its part wider than an arm's core counts (a line of tiles is one tile
-  wide, and its slivers and seams thinner still), and only over the table.
+  are set aside, unless far darker than the table (a dark arm of the table's hue). Only its
+  part wider than an arm's core counts (a line of tiles is one tile wide, and its slivers and
+  seams thinner still), and only over the table.
 
 Neither counts what is far wider than an arm: that is the table itself, seen as foreground when
 the table model was fitted to the floor around it (the frame is then unreadable, not occluded)."""
@@ -60,7 +61,10 @@ def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes:
         grown = Box(b.cx, b.cy, b.length + 2 * grow, b.width + 2 * grow, b.angle)
         cv2.fillConvexPoly(covered, np.round(grown.corners()).astype(np.int32), 1)
     hue = np.hypot(lab[..., 1] - table_lab[..., 1], lab[..., 2] - table_lab[..., 2])
-    rest = loose & (1 - covered) & (hue >= config.shadow_chroma).astype(np.uint8)
+    # A dark arm on a light table may keep the table's hue (brown skin on pale wood): far darker
+    # than the table counts too (a lamp's fall-off the model misses is not that dark).
+    other = (hue >= config.shadow_chroma) | (lab[..., 0] < config.arm_dark * table_lab[..., 0])
+    rest = loose & (1 - covered) & other.view(np.uint8)
     radius = config.arm_core * length / 2
     core = (cv2.distanceTransform(rest, cv2.DIST_L2, 5) > radius).astype(np.uint8)
     if not core.any():
