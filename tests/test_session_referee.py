@@ -1146,3 +1146,18 @@ def test_covered_must_be_tile_widths_between_zero_and_one() -> None:
     for bad in (0, 1.0, -0.1, True, "0.25"):
         with pytest.raises(ValueError, match="covered"):
             RefereeConfig(covered=bad)  # type: ignore[arg-type]
+
+
+def test_a_line_tile_re_boxed_beside_its_place_does_not_hold_up_the_reveal() -> None:
+    """While the reveal lies out, vision re-boxes a tile of the line half a tile along and
+    cannot read it: its centre lies within the tile's last box, so it is that tile, not a reveal
+    tile still to be read (held-out hand 002 ended unscored). An unread find off the line's
+    boxes still holds the reveal up."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    shifted = tile(4, 4, 500, 300, uncertain=True)  # 4-3 (centre 480) boxed a half-width along
+    off = tile(4, 4, 520, 360, uncertain=True)  # below the line's end, on no tile's box
+    assert ref.observe(state(5, OPEN_63, LEFT_26, shifted, off, *TOP_ROW, down=9)) == []
+    (end,) = ref.observe(state(6, OPEN_63, LEFT_26, shifted, *TOP_ROW, down=9))
+    assert end == Event(6, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))

@@ -244,12 +244,14 @@ class Referee(Plays):
 
     def _reveal(self, state: StableState, pieces: list[Piece], events: list[Event]) -> None:
         """The players' tiles laid face up apart from the line: once every tile still held is
-        read, score the hand. A reading where a tile of the line was last seen is that tile,
-        read doubtfully (or misread) in this state: not a tile of the reveal."""
+        read, score the hand. A reading where a tile of the line was last seen (its centre
+        within that tile's box, grown by ``covered``: the run re-boxed) is that tile, read
+        doubtfully (or misread) in this state: not a tile of the reveal."""
         table_names = set(self.on_table())
         places = [self._last_seen[n] for n in table_names if n in self._last_seen]
         apart = [t for p, t in zip(pieces, state.tiles, strict=True)
-                 if t.name not in table_names and not any(self._near([p], q) for q in places)]
+                 if t.name not in table_names and not any(self._near([p], q) for q in places)
+                 and not self._covered(places, p)]
         shown = [t for t in apart if t.decided]
         held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if sum(held) == 0:
