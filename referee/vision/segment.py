@@ -433,7 +433,8 @@ def pip_rims(unlit_lab: np.ndarray, face: Colour, table: Colour, length: float, 
     large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= config.pip_area * length * length)
     if count - len(large) < 1:
         return out
-    # The pips: the dark spots but the few large ones (label 0, the rest, is among them).
+    # The pips: the dark spots but the few large ones (label 0, the frame that is not dark,
+    # is set to 0 in ``dark`` already).
     pips = dark.copy()
     for i in large[large > 0]:
         x, y, w, h = (int(v) for v in stats[i, :4])
