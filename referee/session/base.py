@@ -115,15 +115,8 @@ class RefereeBase:
 
     def _covered(self, pieces: list[Piece], where: Piece) -> bool:
         """Whether the centre of ``where`` lies within one of ``pieces`` grown by ``covered`` of
-        a tile width on every side."""
-        grow = self.config.covered
-        for p in pieces:
-            dx, dy = where.centre[0] - p.centre[0], where.centre[1] - p.centre[1]
-            along = abs(dx * p.axis[0] + dy * p.axis[1])
-            across = abs(dy * p.axis[0] - dx * p.axis[1])
-            if along <= p.length / 2 + grow * p.width and across <= p.width / 2 + grow * p.width:
-                return True
-        return False
+        a tile width all round."""
+        return any(p.outside(where.centre) <= self.config.covered * p.width for p in pieces)
 
     def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:
         for p in pieces:
