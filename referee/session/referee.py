@@ -65,8 +65,7 @@ class Referee(Plays):
         # A tile of the line is gone when nothing lies where it was last seen: a box shifted
         # along the run (vision re-boxed it after a play) still covers it, unread.
         gone = [n for n in table_names if n not in decided
-                and (n not in self._last_seen or (self._near(pieces, self._last_seen[n]) is None
-                                                  and not self._covered(pieces, self._last_seen[n])))]
+                and (n not in self._last_seen or not self._covered(pieces, self._last_seen[n]))]
         if len(gone) > 1:
             return events  # several tiles of the line unseen at once: an arm vision missed, not a table
         for p in pieces:
@@ -250,8 +249,7 @@ class Referee(Plays):
         table_names = set(self.on_table())
         places = [self._last_seen[n] for n in table_names if n in self._last_seen]
         apart = [t for p, t in zip(pieces, state.tiles, strict=True)
-                 if t.name not in table_names and not any(self._near([p], q) for q in places)
-                 and not self._covered(places, p)]
+                 if t.name not in table_names and not self._covered(places, p)]
         shown = [t for t in apart if t.decided]
         held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if sum(held) == 0:
