@@ -9,6 +9,7 @@ a real pip pattern, or whose weakest place is a close call, makes the tile uncer
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 
@@ -70,12 +71,46 @@ def rectify(image: np.ndarray, corners: np.ndarray, cell: int) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def _median(values: np.ndarray) -> np.float32:
+    """``np.median`` of a float32 array, the same value, without its overhead on small arrays."""
+    flat = values.ravel()
+    k = flat.size // 2
+    if flat.size % 2:
+        return np.float32(np.partition(flat, k)[k])
+    part = np.partition(flat, (k - 1, k))
+    return np.float32(np.mean(part[k - 1:k + 1]))
+
+
+def _channel_medians(pixels: np.ndarray) -> np.ndarray:
+    """``np.median(pixels, axis=0)`` of (n, 3) uint8 pixels, as float32, from each channel's
+    histogram: the mean of the two middle values when n is even, as numpy takes it."""
+    n = len(pixels)
+    counts = np.bincount((pixels + _CHANNEL_OFFSET).ravel(), minlength=768).reshape(3, 256).cumsum(axis=1)
+    lower = np.count_nonzero(counts <= (n - 1) // 2, axis=1)
+    upper = np.count_nonzero(counts <= n // 2, axis=1)
+    return ((lower + upper) / 2).astype(np.float32)
+
+
+_CHANNEL_OFFSET = np.array([0, 256, 512], np.intp)
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a rectified face of (c, 2c): the rows and columns of the 18 grid places (half by
+    half), the structuring element a peak must top, and the square a place's window spans."""
+    reach = max(1, round(0.07 * c))
+    places = [(round(_GRID[row] * c), round(half * c + _GRID[col] * c)) for half in range(2) for col, row in _CELLS]
+    rows, cols = (np.array(v, np.intp) for v in zip(*places, strict=True))
+    k = max(3, round(0.18 * c)) | 1
+    return rows, cols, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.ones((2 * reach + 1,) * 2, np.uint8)
+
+
 def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     """The evidence in one rectified face (BGR uint8, (cell, 2 * cell))."""
     c = config.cell_px
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2Lab).astype(np.float32)
-    inner = lab[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)].reshape(-1, 3)
-    colour = np.median(inner, axis=0)
+    lab8 = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)
+    lab = lab8.astype(np.float32)
+    colour = _channel_medians(lab8[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)].reshape(-1, 3))
     d = lab - colour
     ink = np.sqrt(d[..., 0] ** 2 + _HUE ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
     sigma = 0.07 * c
@@ -86,30 +121,25 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     profile = rows.mean(axis=0)
     lo, hi = int(0.82 * c), int(1.18 * c) + 1
     peak = lo + int(np.argmax(profile[lo:hi]))
-    base = float(np.median(profile[int(0.3 * c):int(1.7 * c)]))
+    base = float(_median(profile[int(0.3 * c):int(1.7 * c)]))
     divider = float(profile[peak]) - base
-    reach = max(1, round(0.07 * c))
-    pips = np.zeros((2, 9), np.float32)
-    for half in range(2):
-        x0 = half * c
-        for i, (col, row) in enumerate(_CELLS):
-            x, y = x0 + _GRID[col] * c, _GRID[row] * c
-            xi, yi = round(x), round(y)
-            win = smooth[max(0, yi - reach):yi + reach + 1, max(0, xi - reach):xi + reach + 1]
-            pips[half, i] = float(win.max())
+    place_rows, place_cols, round_k, square_k = _layout(c)
+    # The strongest evidence near each grid place: the map's maximum over a small square there.
+    contrast_map = cv2.dilate(smooth, square_k)
+    pips = contrast_map[place_rows, place_cols].reshape(2, 9)
     flat = smooth[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)]
-    noise = float(np.median(np.abs(flat - np.median(flat)))) * 1.4826
+    noise = float(_median(np.abs(flat - _median(flat)))) * 1.4826
     # Every local peak, wherever it is: pips counted as blobs, whatever the layout. The floor is
     # low (the face's noise; faint coloured pips) since each half judges its peaks against its own
     # strongest, and the border strip is thin (pips sit close to the ends when the rectangle is off).
-    k = max(3, round(0.18 * c)) | 1
-    top = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    top = cv2.dilate(smooth, round_k)
     ys, xs = np.nonzero((smooth >= top) & (smooth > max(noise, 1.0)))
     edge = 0.05 * c
     keep = (xs > edge) & (xs < 2 * c - edge) & (ys > edge) & (ys < c - edge)
     keep &= np.abs(xs - c) > 0.1 * c  # the divider and the pin on it (the rectangle is on the tile)
-    peaks = np.stack([xs[keep] / c, ys[keep] / c, smooth[ys[keep], xs[keep]]], axis=1).astype(np.float32)
-    return Evidence(pips, divider, noise, peaks, cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8)))
+    ys, xs = ys[keep], xs[keep]
+    peaks = np.stack([xs / c, ys / c, smooth[ys, xs]], axis=1).astype(np.float32)
+    return Evidence(pips, divider, noise, peaks, contrast_map)
 
 
 def pip_contrast(evidence: list[Evidence]) -> float | None:
@@ -151,6 +181,20 @@ _MASKS = np.array([[cell in pattern for cell in _CELLS] for pattern in PATTERNS]
 _NUMBERS = np.array(list(PATTERNS.values()))
 
 
+@functools.lru_cache(maxsize=16)
+def _patterns(most: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The patterns of numbers up to ``most``: their masks, numbers, and for each number which
+    patterns show another."""
+    allowed = most >= _NUMBERS
+    numbers = _NUMBERS[allowed]
+    return _MASKS[allowed], numbers, [n != numbers for n in range(10)]
+
+
+def _unit(x: float) -> float:
+    """``x`` clipped to 0..1."""
+    return max(0.0, min(1.0, x))
+
+
 def _half(values: np.ndarray, cut: float, most: int = 9) -> tuple[int, float]:
     """The number one half shows and how sure: every real pattern of the set (numbers up to
     ``most``) costs the evidence it overrides (a place it needs below the cut, a place it leaves
@@ -158,58 +202,62 @@ def _half(values: np.ndarray, cut: float, most: int = 9) -> tuple[int, float]:
     number is, in cuts."""
     over = np.maximum(values - cut, 0.0)
     under = np.maximum(cut - values, 0.0)
-    allowed = most >= _NUMBERS
-    masks, numbers = _MASKS[allowed], _NUMBERS[allowed]
+    masks, numbers, others = _patterns(most)
     cost = np.where(masks, under[None, :], over[None, :]).sum(axis=1)
     best = int(np.argmin(cost))
     n = int(numbers[best])
-    other = cost[n != numbers]
+    other = cost[others[n]]
     margin = (float(other.min()) - float(cost[best])) / cut if len(other) else 1.0
-    return n, float(np.clip(margin, 0.0, 1.0))
+    return n, _unit(margin)
 
 
 def _count(side: np.ndarray, cut: float) -> tuple[int, float]:
     """Pips on one half: the peaks above the cut; the confidence is how clearly the weakest
     counted peak and the strongest uncounted one fall either side of it."""
     values = side[:, 2] if len(side) else np.zeros(0, np.float32)
-    strong, weak = values[values > cut], values[values <= cut]
+    above = values > cut
+    strong, weak = values[above], values[~above]
     margin = 1.0
     if len(strong):
         margin = min(margin, float(strong.min()) / cut - 1.0)
     if len(weak):
         margin = min(margin, 1.0 - float(weak.max()) / cut)
-    return len(strong), float(np.clip(2.0 * margin, 0.0, 1.0))
+    return len(strong), _unit(2.0 * margin)
 
 
 _COL = np.array([_GRID[col] for col, _ in _CELLS])
 _ROW = np.array([_GRID[row] for _, row in _CELLS])
 
 
-def _grid(peak_map: np.ndarray, dx: float, dy: float, stretch: float) -> np.ndarray:
-    """The evidence at the 18 grid places with the grid moved by (dx, dy) cells and stretched."""
-    c = peak_map.shape[0]
-    xs = (np.array([[0.5], [1.5]]) + (_COL[None, :] - 0.5) * stretch + dx) * c
-    ys = np.broadcast_to((0.5 + (_ROW - 0.5) * stretch + dy) * c, xs.shape)
-    xi = np.clip(np.rint(xs).astype(int), 0, 2 * c - 1)
-    yi = np.clip(np.rint(ys).astype(int), 0, c - 1)
-    return peak_map[yi, xi].astype(np.float32)
+@functools.lru_cache(maxsize=16)
+def _grid_places(c: int, moves: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the 18 grid places, (len(moves), 2, 9), on a (c, 2c) map, for each
+    move (stretch, dx, dy) of the grid, in cells."""
+    rows, cols = [], []
+    for stretch, dx, dy in moves:
+        xs = (np.array([[0.5], [1.5]]) + (_COL[None, :] - 0.5) * stretch + dx) * c
+        ys = np.broadcast_to((0.5 + (_ROW - 0.5) * stretch + dy) * c, xs.shape)
+        cols.append(np.clip(np.rint(xs).astype(int), 0, 2 * c - 1))
+        rows.append(np.clip(np.rint(ys).astype(int), 0, c - 1))
+    return np.stack(rows), np.stack(cols)
 
 
 def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> np.ndarray:
     """The grid evidence at the alignment (small shifts and stretches of the grid) that puts the
     most pip evidence on the places: a rectangle a little off the face still reads."""
-    best, best_score = evidence.pips, -np.inf
     span = config.grid_search
-    steps = np.linspace(-span, span, 5) if span > 0 else np.zeros(1)
-    for stretch in (0.9, 1.0, 1.1):
-        for dx in steps:
-            for dy in steps:
-                g = _grid(evidence.contrast_map, float(dx), float(dy), stretch)
-                # Most evidence on the places: the grid sits on the pips (never shifted off them).
-                score = float(np.maximum(g, 0).sum())
-                if score > best_score + 1e-6:
-                    best, best_score = g, score
-    return best
+    steps = [float(v) for v in np.linspace(-span, span, 5)] if span > 0 else [0.0]
+    moves = tuple((stretch, dx, dy) for stretch in (0.9, 1.0, 1.1) for dx in steps for dy in steps)
+    yi, xi = _grid_places(evidence.contrast_map.shape[0], moves)
+    grids = evidence.contrast_map[yi, xi].astype(np.float32)
+    # Most evidence on the places: the grid sits on the pips (never shifted off them). The first
+    # of near-equals wins.
+    scores = np.maximum(grids, 0).reshape(len(moves), -1).sum(axis=1).tolist()
+    best, best_score = 0, -math.inf
+    for i, score in enumerate(scores):
+        if score > best_score + 1e-6:
+            best, best_score = i, score
+    return grids[best]
 
 
 def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> Reading:

@@ -179,6 +179,28 @@ def _window(x0: int, y0: int, x1: int, y1: int, margin: int, shape: tuple[int, .
     return max(0, x0 - margin), max(0, y0 - margin), min(shape[1], x1 + margin), min(shape[0], y1 + margin)
 
 
+def _inside(stats: np.ndarray, least: int, origin: tuple[int, int], shape: tuple[int, ...],
+            most: int | None = None) -> list[int]:
+    """The labels (in order; never 0, the background) of a labelling's blobs (``stats``: of a
+    window at ``origin`` (x, y) of a frame of ``shape``) of at least ``least`` pixels (and at most
+    ``most``) that the frame's edge does not cut."""
+    x = stats[:, cv2.CC_STAT_LEFT] + origin[0]
+    y = stats[:, cv2.CC_STAT_TOP] + origin[1]
+    area = stats[:, cv2.CC_STAT_AREA]
+    ok = (area >= least) & (x > 0) & (y > 0) & (x + stats[:, cv2.CC_STAT_WIDTH] < shape[1]) \
+        & (y + stats[:, cv2.CC_STAT_HEIGHT] < shape[0])
+    if most is not None:
+        ok &= area <= most
+    ok[0] = False
+    return [int(i) for i in np.flatnonzero(ok)]
+
+
+def _pixels(image: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The pixels of an (h, w, 3) image at the flat indices ``where``, as (n, 3): what
+    ``image[mask]`` gives for the mask those indices mark, without its cost."""
+    return image.reshape(-1, 3).take(where, axis=0)
+
+
 def _tile_like(comp: np.ndarray, stats: np.ndarray, aspect: float, shape: tuple[int, ...],
                origin: tuple[int, int] = (0, 0)) -> tuple[list[int], list[float], list[int]]:
     """The blobs of a labelled mask (``comp``, ``stats``: its 4-connected components) shaped like
@@ -191,13 +213,8 @@ def _tile_like(comp: np.ndarray, stats: np.ndarray, aspect: float, shape: tuple[
     marked: list[int] = []
     lengths: list[float] = []
     h, w = shape[:2]
-    areas = stats[:, cv2.CC_STAT_AREA]
-    for i in np.flatnonzero((areas >= 30) & (areas <= h * w // 20)):
-        if i == 0:
-            continue
+    for i in _inside(stats, 30, origin, shape, h * w // 20):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        if x + origin[0] == 0 or y + origin[1] == 0 or x + origin[0] + bw == w or y + origin[1] + bh == h:
-            continue
         blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
         pts = outline(blob)
         (_, _), (a, b), _ = cv2.minAreaRect(pts)
@@ -241,7 +258,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     u = unlit(lab, light) if unlit_lab is None else unlit_lab
     aspect = config.aspect
     pick = fg > 0
-    pixels = u[pick]
+    pixels = _pixels(u, np.flatnonzero(pick))
     if len(pixels) < 50:
         return None
     step = max(1, len(pixels) // 20000)
@@ -340,14 +357,11 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
     the floor around the table reaches the edge and holds the whole table as a hole, its
     pattern's patches may look like arms, and so may an arm."""
     best: tuple[float, np.ndarray, float] | None = None
-    fh, fw = shape[:2]
-    for count, comp, stats in labelled:
-        for i in range(1, count):
+    for _, comp, stats in labelled:
+        for i in _inside(stats, 30, origin, shape):
             x, y, bw, bh, area = (int(v) for v in stats[i])
-            if x + origin[0] == 0 or y + origin[1] == 0 or x + origin[0] + bw == fw or y + origin[1] + bh == fh:
-                continue
             blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
-            if area < 30 or 2 * int(np.count_nonzero(blob & table[y:y + bh, x:x + bw])) < area or not _has_hole(blob):
+            if 2 * int(np.count_nonzero(blob & table[y:y + bh, x:x + bw])) < area or not _has_hole(blob):
                 continue
             solid = blob.copy()
             cv2.drawContours(solid, cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
@@ -390,9 +404,10 @@ def table_colour(lab: np.ndarray, light: np.ndarray, table: np.ndarray, near: np
                  unlit_lab: np.ndarray | None = None) -> Colour:
     """The table's colour class, lighting removed, from the pixels close to the table model.
     ``unlit_lab`` is ``unlit(lab, light)`` when already at hand."""
-    pixels = (unlit(lab, light) if unlit_lab is None else unlit_lab)[near > 0]
-    if len(pixels) > 20000:
-        pixels = pixels[:: len(pixels) // 20000]
+    where = np.flatnonzero(near)
+    if len(where) > 20000:
+        where = where[:: len(where) // 20000]
+    pixels = _pixels(unlit(lab, light) if unlit_lab is None else unlit_lab, where)
     if len(pixels) < 20:
         pixels = unlit(table, light).reshape(-1, 3)[::97]
     return Colour.of(pixels)
