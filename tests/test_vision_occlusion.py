@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +15,7 @@ from referee.render.generate import Options
 from referee.render.stills import render_still
 from referee.vision import detect
 from referee.vision.config import ConfigError, VisionConfig
+from referee.vision.occlusion import dilate_disc
 
 ARM = [("scattered", 105), ("scattered", 108), ("line", 101), ("line", 111), ("reveal", 100), ("reveal", 104),
        ("reveal", 110)]
@@ -65,3 +67,18 @@ def test_a_dark_arm_of_the_tables_hue_is_seen() -> None:
 def test_arm_dark_is_a_share_below_one() -> None:
     with pytest.raises(ConfigError, match="arm_dark"):
         VisionConfig(arm_dark=1.0)
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 9, 21, 41, 51, 81])
+def test_the_fast_disc_dilation_sets_the_same_pixels_as_opencvs(k: int) -> None:
+    rng = np.random.default_rng(k)
+    for density in (0.001, 0.02, 0.3):
+        mask = (rng.random((97, 131)) < density).astype(np.uint8)
+        expected = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        assert np.array_equal(dilate_disc(mask, k), expected)
+        assert mask.sum() == (mask > 0).sum()  # the input is left as it was
+
+
+def test_a_disc_of_even_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="40"):
+        dilate_disc(np.zeros((5, 5), np.uint8), 40)

@@ -331,18 +331,18 @@ def _on_table(fg: np.ndarray) -> np.ndarray:
     """Where tiles may lie, as a 0/1 mask: inside the table's outline (its largest background
     region's hull, filled; the floor beyond lies outside), and off the foreground that reaches
     in from the frame's edge (an arm, the floor)."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats((fg == 0).view(np.uint8), connectivity=4)
+    count, comp = cv2.connectedComponents((fg == 0).view(np.uint8), connectivity=4)
     table = np.ones(fg.shape, np.uint8)
     if count >= 2:
         table[:] = 0
-        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        x, y, bw, bh = (int(v) for v in stats[largest, :4])
-        hull = cv2.convexHull(outline((comp[y:y + bh, x:x + bw] == largest).astype(np.uint8))
-                              + np.array([x, y], np.int32))
+        largest = 1 + int(np.argmax(np.bincount(comp.ravel(), minlength=count)[1:]))
+        hull = cv2.convexHull(outline((comp == largest).view(np.uint8)))
         cv2.fillConvexPoly(table, hull, 1)
-    _, comp = cv2.connectedComponents((fg > 0).view(np.uint8), connectivity=4)
-    edge = np.unique(np.concatenate([comp[0], comp[-1], comp[:, 0], comp[:, -1]]))
-    table[np.isin(comp, edge[edge > 0])] = 0
+    count, comp = cv2.connectedComponents((fg > 0).view(np.uint8), connectivity=4)
+    at_edge = np.zeros(count, bool)
+    at_edge[np.concatenate([comp[0], comp[-1], comp[:, 0], comp[:, -1]])] = True
+    at_edge[0] = False
+    table[at_edge[comp]] = 0
     return table
 
 
