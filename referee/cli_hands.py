@@ -28,8 +28,10 @@ def find_hands(root: Path) -> list[Path]:
     return sorted(p.parent for p in root.glob("*/sequence.json"))
 
 
-def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, Any]:
-    """Referee one rendered hand; its score row (raises ValueError for a bad folder)."""
+def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int = 1) -> dict[str, Any]:
+    """Referee one rendered hand; its score row (raises ValueError for a bad folder). With
+    ``repeat``, each frame without an arm is seen that many times in a row, as a camera holding
+    a view sees it: vision's misses in that view then repeat too."""
     from referee.cli_session import json_frames
     from referee.render.truth import camera_from_params, seat_angles
     from referee.rules.record import parse_record
@@ -40,6 +42,7 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
     from referee.session.stabilise import StabiliserConfig
     from referee.vision.config import VisionConfig
     from referee.vision.detect import detect
+    from referee.vision.types import Detection
 
     path = Path(folder)
     data = json.loads((path / "sequence.json").read_text(encoding="utf-8"))
@@ -61,19 +64,22 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int) -> dict[str, 
                       stabiliser=StabiliserConfig(stable_frames=stable_frames))
     start = time.perf_counter()
     frames = 0
+
+    def show(index: int, detection: Detection) -> None:
+        for _ in range(1 if detection.occluded else repeat):
+            session.frame(index, detection=detection)
+        for item in passes.get(index, []):
+            session.manual(item)
+
     if from_json:
         for index, detection in json_frames(path):
-            session.frame(index, detection=detection)
+            show(index, detection)
             frames += 1
-            for item in passes.get(index, []):
-                session.manual(item)
     else:
         with FolderSource(path) as source:
             for frame in source:
-                session.frame(frame.index, frame.image)
+                show(frame.index, read(frame.image))
                 frames += 1
-                for item in passes.get(frame.index, []):
-                    session.manual(item)
     session.finish()
     seconds = time.perf_counter() - start
     first = hand["actions"][0]["play"]
@@ -95,7 +101,11 @@ def cmd_evaluate_hands(args: argparse.Namespace) -> int:
         raise _user_error(f"no rendered hands (folders with a sequence.json) in {root}")
     jobs = max(1, args.jobs)
     rows: list[dict[str, Any]] = []
-    work = [(str(h), args.from_json, args.stable_frames) for h in hands]
+    if args.csv and Path(args.csv).exists():  # said before the hands are refereed, not after
+        raise _user_error(f"{args.csv} exists; not overwriting it")
+    if args.repeat < 1:
+        raise _user_error(f"--repeat must be a whole number of times >= 1, got {args.repeat}")
+    work = [(str(h), args.from_json, args.stable_frames, args.repeat) for h in hands]
     try:
         if jobs == 1:
             results = [referee_hand(*w) for w in work]
@@ -138,6 +148,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--csv", metavar="OUT", help="one row per hand (never overwrites)")
     p.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON beside it")
     p.add_argument("--stable-frames", type=int, default=2)
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="see each frame without an arm N times in a row, as a camera holding a view does (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="hands refereed in parallel (default 1)")
     p.add_argument("--events", action="store_true", help="also print every event the referee reported")
     p.add_argument("--quiet", action="store_true")
