@@ -389,6 +389,27 @@ def test_an_illegal_placement_read_surely_only_once_waits_for_a_second_reading()
     assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "4-3", "mismatch")
 
 
+def test_a_tile_read_surely_at_two_places_by_the_line_is_neither_until_one_goes() -> None:
+    """Tiles are unique: the 3-4 read surely at the right end (legal) and at the left end (its 3
+    against the 6: illegal) is a misreading at one of them, and nothing is inferred from either."""
+    ref = opened()
+    twice = state(2, OPEN_63, RIGHT_34, tile(4, 3, 320, 300))
+    assert ref.observe(twice) == []
+    assert ref.observe(dataclasses.replace(twice, frame=3, last=4)) == []
+    assert line(ref) == ["6-3"]
+    (play,) = ref.observe(state(5, OPEN_63, RIGHT_34))
+    assert (play.kind, play.tile, play.end) == (Kind.PLAY, "4-3", "right")
+
+
+def test_a_tile_misread_far_from_the_line_does_not_hold_up_the_play_of_that_tile() -> None:
+    ref = opened()
+    (play,) = ref.observe(state(2, OPEN_63, RIGHT_34, tile(3, 4, 700, 520)))
+    assert (play.kind, play.tile, play.end) == (Kind.PLAY, "4-3", "right")
+    # A line tile misread elsewhere stays where it was played, and changes nothing.
+    assert ref.observe(state(4, OPEN_63, RIGHT_34, tile(4, 3, 700, 520))) == []
+    assert line(ref) == ["6-3", "3-4"]
+
+
 def test_illegal_votes_must_be_a_whole_number_from_one() -> None:
     with pytest.raises(ValueError, match="illegal_votes must be a whole number >= 1, got 0"):
         RefereeConfig(illegal_votes=0)

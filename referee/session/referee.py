@@ -8,6 +8,7 @@ camera cannot see (a pass, a correction, an undo) comes in by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 
@@ -33,6 +34,7 @@ class Referee(Plays):
 
     def observe(self, state: StableState) -> list[Event]:
         events: list[Event] = []
+        state = self._unique(state)
         self.last_frame = state.last
         if self.match.is_over():
             return events
@@ -81,6 +83,36 @@ class Referee(Plays):
         if self.waiting_reveal:  # the last tile came late: the reveal may be on the table already
             self._reveal(state, pieces, events)
         return events
+
+    def _unique(self, state: StableState) -> StableState:
+        """The state with no tile decided at two places: tiles are unique, so one of the two
+        readings is wrong. A table tile keeps the one at its last place; otherwise, the one
+        alone within one and a half tile lengths of the line is kept (a misreading apart from the line
+        changes nothing there); when more are, which is wrong cannot be told yet, and none of
+        them is decided (nothing is inferred from either)."""
+        places: dict[str, list[int]] = {}
+        for i, t in enumerate(state.tiles):
+            if t.decided:
+                places.setdefault(t.name, []).append(i)
+        line = [self._last_seen[n] for n in self.on_table() if n in self._last_seen]
+
+        def near(i: int, pieces: list[Piece]) -> bool:
+            centre = state.tiles[i].reading.center
+            return any(math.dist(centre, k.centre) < f * k.length for k, f in pieces)
+
+        doubtful: set[int] = set()
+        for name, where in places.items():
+            if len(where) < 2:
+                continue
+            last = self._last_seen.get(name)
+            keep = [i for i in where if last is not None and near(i, [(last, 0.25)])]
+            if not keep:
+                keep = [i for i in where if near(i, [(k, 1.5) for k in line])]
+            doubtful.update(i for i in where if len(keep) != 1 or i != keep[0])
+        if not doubtful:
+            return state
+        tiles = tuple(dataclasses.replace(t, decided=False) if i in doubtful else t for i, t in enumerate(state.tiles))
+        return dataclasses.replace(state, tiles=tiles)
 
     def _changed(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
                  events: list[Event]) -> set[int]:
