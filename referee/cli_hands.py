@@ -31,7 +31,8 @@ def find_hands(root: Path) -> list[Path]:
 def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int = 1) -> dict[str, Any]:
     """Referee one rendered hand; its score row (raises ValueError for a bad folder). With
     ``repeat``, each frame without an arm is seen that many times in a row, as a camera holding
-    a view sees it: vision's misses in that view then repeat too."""
+    a still view sees it: vision's misses in that view then repeat too (an arm moves: a frame
+    with one is seen once, even where vision missed the arm)."""
     from referee.cli_session import json_frames
     from referee.render.truth import camera_from_params, seat_angles
     from referee.rules.record import parse_record
@@ -65,8 +66,11 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int =
     start = time.perf_counter()
     frames = 0
 
+    # An arm moves: only the still views (none in the hand's own account, none to vision) repeat.
+    moving = {f["frame"] for f in data.get("frames", []) if f.get("occluded")}
+
     def show(index: int, detection: Detection) -> None:
-        for _ in range(1 if detection.occluded else repeat):
+        for _ in range(1 if detection.occluded or index in moving else repeat):
             session.frame(index, detection=detection)
         for item in passes.get(index, []):
             session.manual(item)
@@ -149,7 +153,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON beside it")
     p.add_argument("--stable-frames", type=int, default=2)
     p.add_argument("--repeat", type=int, default=1, metavar="N",
-                   help="see each frame without an arm N times in a row, as a camera holding a view does (default 1)")
+                   help="see each frame without an arm N times in a row, as a camera holding a still view does (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="hands refereed in parallel (default 1)")
     p.add_argument("--events", action="store_true", help="also print every event the referee reported")
     p.add_argument("--quiet", action="store_true")
