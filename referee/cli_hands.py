@@ -153,7 +153,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON beside it")
     p.add_argument("--stable-frames", type=int, default=2)
     p.add_argument("--repeat", type=int, default=1, metavar="N",
-                   help="see each frame without an arm N times in a row, as a camera holding a still view does (default 1)")
+                   help="see each frame without an arm N times in a row, as a camera holding a still view "
+                        "does (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="hands refereed in parallel (default 1)")
     p.add_argument("--events", action="store_true", help="also print every event the referee reported")
     p.add_argument("--quiet", action="store_true")

@@ -29,7 +29,7 @@ from referee.vision.segment import (
     to_lab,
     unlit,
 )
-from referee.vision.split import Box, estimate_tile_length, split_blobs
+from referee.vision.split import Box, estimate_tile_length, label, split_blobs
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
 __all__ = ["ImageError", "detect"]
@@ -178,9 +178,10 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     mask = _fill_holes(mask, length * length / config.aspect / 2)
     k = max(3, round(config.open_share * length)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    labels = label(mask)
     if known is None:
-        length = estimate_tile_length(mask, config, near=length) or length
-    boxes, big = split_blobs(mask, length, config, face_distance)
+        length = estimate_tile_length(mask, config, near=length, labels=labels) or length
+    boxes, big = split_blobs(mask, length, config, face_distance, labels)
     outlines = table_outlines(free, config.table_piece)
     largest, pieces = outlines if outlines is not None else (None, None)
     return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -46,23 +47,36 @@ def _box_of(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Box
     return Box(cx, cy, h, w, angle + 90.0)
 
 
-def _blobs(mask: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int, int, int], int]]:
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    out = []
-    for i in range(1, count):
+#: A mask's 4-connected blobs: labels image and stats (as ``cv2.connectedComponentsWithStats``).
+Labels = tuple[np.ndarray, np.ndarray]
+
+
+def label(mask: np.ndarray) -> Labels:
+    """The mask's 4-connected blobs, labelled once for every step that looks at them."""
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    return comp, stats
+
+
+def _blobs(labels: Labels, least: float = 0.0) -> Iterator[tuple[np.ndarray, tuple[int, int, int, int], int]]:
+    """Each blob of at least ``least`` pixels, in label order: its own pixels (cropped to its
+    box), the box (x, y, w, h) and its area."""
+    comp, stats = labels
+    for i in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least).tolist():
+        if i == 0:
+            continue
         x, y, w, h, area = (int(v) for v in stats[i])
-        out.append(((comp[y:y + h, x:x + w] == i).astype(np.uint8), (x, y, w, h), area))
-    return out
+        yield (comp[y:y + h, x:x + w] == i).astype(np.uint8), (x, y, w, h), area
 
 
-def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | None = None) -> float | None:
+def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | None = None,
+                         labels: Labels | None = None) -> float | None:
     """The tile length (pixels) from the blobs shaped like one tile: right proportions, nearly
     filling their rectangle (and within a third of ``near`` when given); else from the width of
-    straight rows of tiles end to end; None when no blob looks like either."""
+    straight rows of tiles end to end; None when no blob looks like either. ``labels`` is
+    ``label(mask)`` when already at hand."""
     lengths, widths = [], []
-    for blob, _, area in _blobs(mask):
-        if area < 0.1 * config.min_tile_px ** 2 / config.aspect:
-            continue
+    for blob, _, _ in _blobs(label(mask) if labels is None else labels,
+                             0.1 * config.min_tile_px ** 2 / config.aspect):
         pts = outline(blob)
         box = _box_of(cv2.minAreaRect(pts))
         if box.width < 2:
@@ -204,17 +218,21 @@ def _edge_contact(blob: np.ndarray, origin: tuple[int, int], shape: tuple[int, i
 
 
 def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
-                face_distance: np.ndarray | None = None) -> tuple[list[Box], list[np.ndarray]]:
+                face_distance: np.ndarray | None = None,
+                labels: Labels | None = None) -> tuple[list[Box], list[np.ndarray]]:
     """Every tile rectangle in a face mask, given the tile length in the mask's pixels; and the
     big blobs reaching in from the frame's edge (an arm, the floor), as masks of the frame.
     ``face_distance`` (how far each pixel's colour is from the tiles', in standard deviations)
-    tells a line of tiles running off the frame from an arm."""
+    tells a line of tiles running off the frame from an arm. ``labels`` is ``label(mask)``
+    when already at hand."""
     width = length / config.aspect
     area1 = length * width
     boxes: list[Box] = []
     big: list[np.ndarray] = []
     fh, fw = mask.shape
-    for blob, (x, y, bw, bh), area in _blobs(mask):
+    # Blobs far below a tile's share are skipped before they are cut out (a mask holds thousands).
+    for blob, (x, y, bw, bh), area in _blobs(label(mask) if labels is None else labels,
+                                             0.999 * config.min_area_share * area1):
         share = area / area1
         if share < config.min_area_share:
             continue
