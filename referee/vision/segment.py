@@ -435,8 +435,12 @@ def face_mask(lab: np.ndarray, light: np.ndarray, face: Colour, table: Colour, c
     df = face.distance(planes) if face_distance is None else face_distance
     dt = table.distance(planes)
     ratio = planes[0] / max(float(table.mean[0]), 1.0)
-    chroma = np.hypot(planes[1] - table.mean[1], planes[2] - table.mean[2])
-    shadow = (ratio < 0.97) & (ratio >= config.shadow_depth) & (chroma < config.shadow_chroma)
+    da = planes[1] - table.mean[1]
+    db = planes[2] - table.mean[2]
+    np.square(da, out=da)
+    np.square(db, out=db)
+    da += db  # the squared chroma off the table's
+    shadow = (ratio < 0.97) & (ratio >= config.shadow_depth) & (da < config.shadow_chroma ** 2)
     facelike = (df < dt) & (df < config.face_reach)
     far = dt > config.table_reach
     return (facelike | (far & ~shadow)).astype(np.uint8)
