@@ -16,7 +16,8 @@ import pytest
 from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, PIP_LAYOUT, L, W, finish, lay, sprite, table
 
 from referee.vision.config import VisionConfig
-from referee.vision.read import Reading, _channel_medians, _median, decide, gather, rectify, relook
+from referee.vision.medians import channel_medians, median
+from referee.vision.read import Reading, decide, gather, rectify, relook
 from referee.vision.refine import snap
 from referee.vision.split import Box
 
@@ -264,7 +265,7 @@ def test_the_fast_medians_give_numpys_values() -> None:
     for n in [1, 2, 3, 44, 45, 1344, 1345]:
         values = (rng.normal(size=n) * 30).astype(np.float32)
         values[: n // 3] = np.round(values[: n // 3])  # ties, as flat faces give
-        assert _median(values) == np.median(values)
-        assert _median(values).dtype == np.median(values).dtype
+        assert median(values) == np.median(values)
+        assert median(values).dtype == np.median(values).dtype
         pixels = rng.integers(0, rng.integers(1, 256), (n, 3)).astype(np.uint8)
-        assert np.array_equal(_channel_medians(pixels), np.median(pixels.astype(np.float32), axis=0))
+        assert np.array_equal(channel_medians(pixels), np.median(pixels.astype(np.float32), axis=0))

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
+from referee.vision.medians import channel_medians
 from referee.vision.refine import strip
 from referee.vision.split import Box
 
@@ -29,9 +30,9 @@ _TURNS = 9  # turns tried, evenly over +-divider_turn degrees
 _HUE = 1.5  # chroma weighs this much more than lightness in the ink
 
 
-def _ink(lab: np.ndarray) -> np.ndarray:
-    """How far each pixel is from the strip's commonest colour (its face)."""
-    d = lab - np.median(lab.reshape(-1, 3), axis=0)
+def _ink(lab8: np.ndarray) -> np.ndarray:
+    """How far each pixel of a strip (Lab, uint8) is from its commonest colour (its face)."""
+    d = lab8.astype(np.float32) - channel_medians(lab8.reshape(-1, 3))
     return np.sqrt(d[..., 0] ** 2 + _HUE**2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
@@ -67,7 +68,7 @@ def _find(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> Fo
     best: tuple[float, float, int, np.ndarray, float] | None = None
     for turn in np.linspace(-config.divider_turn, config.divider_turn, _TURNS):
         square = strip(image, box, box.length, box.width, res, float(turn))
-        ink = _ink(cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32))
+        ink = _ink(cv2.cvtColor(square, cv2.COLOR_BGR2Lab))
         m, n = ink.shape
         profile = np.median(ink[int(0.2 * m):int(0.8 * m)], axis=0)
         lo, hi = int(n / 2 - reach * n), int(n / 2 + reach * n) + 1
@@ -154,9 +155,10 @@ def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig)
     for length_wise in (True, False):
         square = strip(image, centred, box.length * (margin if length_wise else 1),
                        box.width * (1 if length_wise else margin), res)
-        lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
+        lab8 = cv2.cvtColor(square, cv2.COLOR_BGR2Lab)
+        lab = lab8.astype(np.float32)
         m, n = lab.shape[:2]
-        face = np.median(lab[int(0.35 * m):int(0.65 * m) + 1, int(0.3 * n):int(0.7 * n) + 1].reshape(-1, 3), axis=0)
+        face = channel_medians(lab8[int(0.35 * m):int(0.65 * m) + 1, int(0.3 * n):int(0.7 * n) + 1].reshape(-1, 3))
         d = lab - face
         distance = np.sqrt(d[..., 0] ** 2 + 4.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
         # A low percentile across the other way: pips and the divider do not make an edge.

@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
+from referee.vision.medians import channel_medians as _channel_medians
+from referee.vision.medians import median as _median
 from referee.vision.split import Box
 
 __all__ = ["Evidence", "gather", "decide", "relook", "PATTERNS"]
@@ -69,29 +71,6 @@ def rectify(image: np.ndarray, corners: np.ndarray, cell: int) -> np.ndarray:
     h = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
     return cv2.warpPerspective(image, h, (2 * cell, cell), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-
-
-def _median(values: np.ndarray) -> np.float32:
-    """``np.median`` of a float32 array, the same value, without its overhead on small arrays."""
-    flat = values.ravel()
-    k = flat.size // 2
-    if flat.size % 2:
-        return np.float32(np.partition(flat, k)[k])
-    part = np.partition(flat, (k - 1, k))
-    return np.float32(np.mean(part[k - 1:k + 1]))
-
-
-def _channel_medians(pixels: np.ndarray) -> np.ndarray:
-    """``np.median(pixels, axis=0)`` of (n, 3) uint8 pixels, as float32, from each channel's
-    histogram: the mean of the two middle values when n is even, as numpy takes it."""
-    n = len(pixels)
-    counts = np.bincount((pixels + _CHANNEL_OFFSET).ravel(), minlength=768).reshape(3, 256).cumsum(axis=1)
-    lower = np.count_nonzero(counts <= (n - 1) // 2, axis=1)
-    upper = np.count_nonzero(counts <= n // 2, axis=1)
-    return ((lower + upper) / 2).astype(np.float32)
-
-
-_CHANNEL_OFFSET = np.array([0, 256, 512], np.intp)
 
 
 @functools.lru_cache(maxsize=8)

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
+from referee.vision.medians import channel_medians
 from referee.vision.split import Box
 
 __all__ = ["line_profile", "refine", "snap", "strip"]
@@ -40,9 +41,9 @@ def line_profile(image: np.ndarray, box: Box, reach: float) -> tuple[np.ndarray,
     per = _RES / box.width
     square = strip(image, box, (1 + 2 * reach) * box.length, box.width, per)
     m, n = square.shape[:2]
-    lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
-    core = lab[int(0.2 * m):int(0.8 * m)]
-    face = np.median(core[:, int(0.3 * n):int(0.7 * n)].reshape(-1, 3), axis=0)
+    lab8 = cv2.cvtColor(square, cv2.COLOR_BGR2Lab)
+    core = lab8[int(0.2 * m):int(0.8 * m)].astype(np.float32)
+    face = channel_medians(lab8[int(0.2 * m):int(0.8 * m), int(0.3 * n):int(0.7 * n)].reshape(-1, 3))
     ink = np.linalg.norm(core - face, axis=2)
     profile = np.percentile(ink, 30, axis=0).astype(np.float32)
     return cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 0.6).ravel(), per
@@ -113,10 +114,10 @@ def _snap(image: np.ndarray, box: Box, reach: float, across: bool) -> Box:
     m, n = square.shape[:2]
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab8 = cv2.cvtColor(square, cv2.COLOR_BGR2Lab)
+    lab = lab8.astype(np.float32)
     cy0, cx0 = m // 2, n // 2
-    core = lab[int(0.35 * m):int(0.65 * m) + 1, int(0.3 * n):int(0.7 * n) + 1].reshape(-1, 3)
-    face = np.median(core, axis=0)
+    face = channel_medians(lab8[int(0.35 * m):int(0.65 * m) + 1, int(0.3 * n):int(0.7 * n) + 1].reshape(-1, 3))
     d = lab - face
     dist = np.sqrt(d[..., 0] ** 2 + 4.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
     # Profiles of the distance from the face colour, across and along the tile (a low
