@@ -922,6 +922,46 @@ def test_a_tile_against_an_unread_spinners_short_end_is_played_through_short_box
     assert (event.kind, event.tile, event.end, event.points) == (Kind.PLAY, "6-1", "up", 5)  # 0 + 4 + 1
 
 
+def test_a_tile_against_a_spinner_boxed_the_wrong_way_is_played_against_where_it_lies() -> None:
+    """As in the sample hand: vision packs the run straight through the spinner lying across it,
+    and reads a box along the run there, doubtfully. A tile of the line does not turn: the tile
+    laid against the spinner's short end is played against the spinner where it was seen."""
+    ref = Referee(FIVES)
+    spinner, left, right = across(6, 400, 300), tile(0, 6, 340, 300), tile(6, 4, 460, 300)
+    ref.observe(state(1, spinner))
+    ref.observe(state(3, spinner, left))
+    ref.observe(state(5, spinner, left, right))
+    along = tile(6, 4, 392, 300, uncertain=True)  # the spinner's place, boxed along the run
+    up = tile(1, 6, 400, 220, 90.0)  # its 6 half against the spinner's upper short end
+    (event,) = ref.observe(state(7, along, left, right, up))
+    assert (event.kind, event.tile, event.end, event.points) == (Kind.PLAY, "6-1", "up", 5)
+
+
+def test_a_line_tile_boxed_part_of_a_tile_along_does_not_hold_up_the_next_play() -> None:
+    """After a play vision may box a tile of the line 0.3 of a tile along the run, and read
+    nothing surely there: that box is the tile, not a new tile nobody can read yet."""
+    ref = opened()
+    ref.observe(state(2, OPEN_63, RIGHT_34))
+    slid = tile(4, 1, 456, 300, uncertain=True)  # the 3-4, its box 0.3 of a length back along the run
+    (play,) = ref.observe(state(4, OPEN_63, slid, tile(4, 5, 560, 300)))
+    assert (play.kind, play.tile, play.end) == (Kind.PLAY, "5-4", "right")
+
+
+def test_a_doubtful_box_straddling_a_seam_of_the_line_is_no_new_tile() -> None:
+    """A box over the seam between two tiles of the line (its centre on both tiles' boxes) is
+    vision's, not a tile laid on top of the line: it does not hold up the next play."""
+    ref = opened()
+    ref.observe(state(2, OPEN_63, RIGHT_34))
+    straddler = tile(3, 3, 440, 300, uncertain=True)
+    (play,) = ref.observe(state(4, OPEN_63, RIGHT_34, straddler, tile(4, 5, 560, 300)))
+    assert (play.kind, play.tile, play.end) == (Kind.PLAY, "5-4", "right")
+
+
+def test_slide_is_a_share_of_a_tile_length() -> None:
+    with pytest.raises(ValueError, match=r"slide must be a number between 0 and 1 \(tile lengths\), got 1.5"):
+        RefereeConfig(slide=1.5)
+
+
 def test_tiles_side_by_side_are_not_an_end_touching_the_other() -> None:
     """A tile laid beside the line, its end flush with a line tile's end, is half a width from
     that end: near enough for the gap, but it lies beside it, not in front of it."""

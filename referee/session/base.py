@@ -34,7 +34,11 @@ class RefereeConfig:
     ``reach``/``middle``/``facing``: contact tolerances in tile widths (see
     :func:`referee.layout.geometry.contacts`); ``covered``: a tile of the line no longer read
     is still there, unread, while its last place lies within a box found now grown by this many
-    tile widths (a run re-boxed half a tile along), and gone (an arm vision missed) otherwise."""
+    tile widths (a run re-boxed half a tile along), and gone (an arm vision missed) otherwise;
+    ``slide``: a box found now, lying the same way as a tile of the line, is that tile while its
+    centre lies less than this many tile lengths along the tile from where it was last seen (and
+    less than a quarter width across): vision re-boxed a run of touching tiles part of a tile
+    along (a tile laid at the end lies a whole length along)."""
 
     opener: int = 0
     takeback_states: int = 2
@@ -42,6 +46,7 @@ class RefereeConfig:
     middle: float = 0.25
     facing: float = 0.2
     covered: float = 0.25
+    slide: float = 0.35
     seats: tuple[float, ...] | None = None
     boneyard_states: int = 4
     illegal_votes: int = 2
@@ -49,10 +54,11 @@ class RefereeConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
             raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
-        for name in ("reach", "middle", "facing", "covered"):
+        for name in ("reach", "middle", "facing", "covered", "slide"):
             value = getattr(self, name)
             if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 < value < 1):
-                raise ValueError(f"{name} must be a number between 0 and 1 (tile widths), got {value!r}")
+                unit = "tile lengths" if name == "slide" else "tile widths"
+                raise ValueError(f"{name} must be a number between 0 and 1 ({unit}), got {value!r}")
         if self.seats is not None and not all(isinstance(a, (int, float)) for a in self.seats):
             raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")
         if not isinstance(self.boneyard_states, int) or self.boneyard_states < 1:
@@ -118,11 +124,23 @@ class RefereeBase:
         a tile width all round."""
         return any(p.outside(where.centre) <= self.config.covered * p.width for p in pieces)
 
+    def _at(self, p: Piece, where: Piece) -> bool:
+        """Whether ``p`` is the tile last seen as ``where``: its centre within half a width of
+        where's, or, lying the same way, moved along it by less than ``slide`` of its length and
+        hardly across (a run re-boxed part of a tile along)."""
+        if math.dist(p.centre, where.centre) < 0.5 * where.width:
+            return True
+        along, across = where.local(p.centre)
+        same_way = abs(p.axis[0] * where.axis[0] + p.axis[1] * where.axis[1]) > 0.95
+        return same_way and abs(along) < self.config.slide * where.length and abs(across) < 0.25 * where.width
+
     def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:
+        """The first of ``pieces`` centred within half a width of ``where``, else the first
+        that is ``where`` re-boxed along it (:meth:`_at`); None when none is."""
         for p in pieces:
             if math.dist(p.centre, where.centre) < 0.5 * where.width:
                 return p
-        return None
+        return next((p for p in pieces if self._at(p, where)), None)
 
     def _forget(self, p: Piece) -> None:
         """The place ``p`` lay is empty again: a tile laid there later is dated from then, not

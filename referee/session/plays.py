@@ -32,20 +32,28 @@ class Plays(RefereeBase):
         # A doubtful find over a table tile, or read as a table tile beside where it lies (a box
         # straddling it and its neighbour: tiles are unique), is that tile, not a new one.
         unknown_new = [p for p, t in zip(pieces, state.tiles, strict=True)
-                       if not t.decided and not any(math.dist(p.centre, k.centre) < 0.5 * k.width for k in known)
+                       if not t.decided and not any(self._at(p, k) or k.outside(p.centre) == 0 for k in known)
                        and not self._doubled(p, table_names)]
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
         table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
         used = {q.index for q in table_pieces.values()} | {q.index for q in new}
+        pieces = list(pieces)
         for name in table_names:  # a table tile read doubtfully now is still the tile played there
             last = self._last_seen.get(name)
             if last is None or name in table_pieces:
                 continue
             here = self._near(pieces, last)
             if here is not None and here.index not in used:
-                same_way = here.axis[0] * last.axis[0] + here.axis[1] * last.axis[1] >= 0
-                pips = last.pips if same_way else (last.pips[1], last.pips[0])
-                table_pieces[name] = dataclasses.replace(here, pips=pips, uncertain=False)
+                turn = here.axis[0] * last.axis[0] + here.axis[1] * last.axis[1]
+                if abs(turn) < 0.7 or math.dist(here.centre, last.centre) >= 0.5 * last.width:
+                    # A tile of the line neither turns nor slides: a box lying across where it
+                    # lay (a run packed straight through a double lying across it), or slid
+                    # along the run, is vision's doing, and the tile is where it was last seen.
+                    pieces[here.index] = dataclasses.replace(last, index=here.index, uncertain=False)
+                    table_pieces[name] = pieces[here.index]
+                else:
+                    pips = last.pips if turn >= 0 else (last.pips[1], last.pips[0])
+                    table_pieces[name] = dataclasses.replace(here, pips=pips, uncertain=False)
                 used.add(here.index)
         if not table_names:
             if not new:
