@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import referee  # noqa: F401  # isort: skip  (before numpy loads: one BLAS thread, as in every referee command)
 import cv2
 
 from referee.rules.record import parse_record

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+import referee  # noqa: F401  # isort: skip  (before numpy loads: one BLAS thread, as in every referee command)
 import cv2
 import numpy as np
 

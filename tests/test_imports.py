@@ -153,3 +153,20 @@ def test_each_stage_imports_only_the_stages_before_it(package: str) -> None:
     bad = {f"{path.relative_to(REPO)}: {used}" for path in files for used in _referee_imports(path)
            if used != package and used not in LAYERS[package]}
     assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_the_package_keeps_numpys_blas_to_one_thread_unless_told(given: str | None, expected: str) -> None:
+    """numpy's BLAS would spin a thread per core for each frame's small fits: importing the
+    package first sets one thread (detection reads the same in less CPU time); a user's own
+    setting wins. The package itself loads no numpy to do it."""
+    env = dict(os.environ)
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    code = "import os, sys, referee; print(os.environ['OPENBLAS_NUM_THREADS'], 'numpy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [expected, "False"]
