@@ -322,6 +322,25 @@ def test_a_tile_moving_far_starts_a_new_run() -> None:
     assert got is not None and got.frame == 1
 
 
+def test_a_tile_read_surely_a_little_off_a_doubtful_box_is_that_tile() -> None:
+    """Vision boxed a tile of a run 0.6 of a width along it and read nothing surely there; the
+    next frame reads it surely in its place: the same tile, and the run goes on (in the sample
+    hand the new play's state came three frames late, together with the next play)."""
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    assert stab.feed(0, detection(OPEN_63, tile(0, 0, 480 - 0.6 * W, 300, uncertain=True))) is None
+    got = stab.feed(1, detection(OPEN_63, RIGHT_34))
+    assert got is not None and got.frame == 0 and got.names() == {"6-3", "4-3"}
+    # A tile read surely where the run had nothing, or only a sure tile, is new: a new run.
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    assert stab.feed(0, detection(OPEN_63, tile(0, 0, 480 - 1.2 * W, 300, uncertain=True))) is None
+    assert stab.feed(1, detection(OPEN_63, RIGHT_34)) is None
+
+
+def test_unsure_match_reaches_at_least_as_far_as_match() -> None:
+    with pytest.raises(ValueError, match="unsure_match must be a number of tile widths from match to below 2"):
+        StabiliserConfig(match=0.5, unsure_match=0.4)
+
+
 @pytest.mark.parametrize(("second", "names"), [((OPEN_63, RIGHT_34), {"6-3", "4-3"}), ((), set())],
                          ids=["appears", "disappears"])
 def test_a_tile_appearing_or_disappearing_starts_a_new_run(second: tuple[TileReading, ...], names: set[str]) -> None:

@@ -96,7 +96,8 @@ class Referee(Plays):
                 places.setdefault(t.name, []).append(i)
         line = [self._last_seen[n] for n in self.on_table() if n in self._last_seen]
 
-        def near(i: int, pieces: list[Piece]) -> bool:
+        def near(i: int, pieces: list[tuple[Piece, float]]) -> bool:
+            """Whether tile ``i`` lies within the given share of a length of any of ``pieces``."""
             centre = state.tiles[i].reading.center
             return any(math.dist(centre, k.centre) < f * k.length for k, f in pieces)
 

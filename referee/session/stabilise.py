@@ -65,7 +65,9 @@ class StabiliserConfig:
     still agree: vision loses a tile in a crowded frame now and then; ``half_sure``: the
     confidence a half of an unsure tile needs for its number to count (``sure_halves``), above
     a whole tile's bar: nothing else checks a half standing alone (on tiny, blurred tiles a
-    half read at 0.5 was often another number)."""
+    half read at 0.5 was often another number); ``unsure_match``: how far (in tile widths) a
+    tile read surely may lie from a box the run only ever read doubtfully and still be that tile
+    (vision boxed it a little off, along a run of touching tiles), not a new tile."""
 
     stable_frames: int = 2
     min_votes: int = 1
@@ -73,6 +75,7 @@ class StabiliserConfig:
     miss_share: float = 1 / 3
     half_sure: float = 0.8
     lapse_share: float = 0.5
+    unsure_match: float = 0.75
 
     def __post_init__(self) -> None:
         if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
@@ -88,6 +91,9 @@ class StabiliserConfig:
                              f"got {self.lapse_share!r}")
         if not (isinstance(self.match, (int, float)) and 0 < self.match < 2):
             raise ValueError(f"match must be a number of tile widths between 0 and 2, got {self.match!r}")
+        if not (isinstance(self.unsure_match, (int, float)) and self.match <= self.unsure_match < 2):
+            raise ValueError(f"unsure_match must be a number of tile widths from match to below 2, "
+                             f"got {self.unsure_match!r}")
 
 
 @dataclasses.dataclass
@@ -236,7 +242,14 @@ class Stabiliser:
                 if d <= best_d:
                     best, best_d = k, d
             if best < 0 and not t.uncertain:
-                return None
+                # A doubtful box of the run, boxed a little off the tile (along a run of touching
+                # tiles): the tile read surely now, not a new one.
+                reach = self.config.unsure_match * _width(t)
+                near = [k for k in free if not self._tracks[k].firm
+                        and math.dist(self._tracks[k].readings[-1].center, t.center) <= reach]
+                best = min(near, key=lambda k: math.dist(self._tracks[k].readings[-1].center, t.center), default=-1)
+                if best < 0:
+                    return None
             free.discard(best)
             pairs.append((i, best))
         # A tile read surely that this frame misses is a lapse of vision while few are missed
