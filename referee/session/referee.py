@@ -87,9 +87,9 @@ class Referee(Plays):
     def _unique(self, state: StableState) -> StableState:
         """The state with no tile decided at two places: tiles are unique, so one of the two
         readings is wrong. A table tile keeps the one at its last place; otherwise, the one
-        alone within one and a half tile lengths of the line is kept (a misreading apart from the line
-        changes nothing there); when more are, which is wrong cannot be told yet, and none of
-        them is decided (nothing is inferred from either)."""
+        alone within one and a half tile lengths of the line is kept (a misreading apart from
+        the line changes nothing there); when more are, which is wrong cannot be told yet, and
+        none of them is decided (nothing is inferred from either)."""
         places: dict[str, list[int]] = {}
         for i, t in enumerate(state.tiles):
             if t.decided:

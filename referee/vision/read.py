@@ -17,8 +17,7 @@ import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
-from referee.vision.medians import channel_medians as _channel_medians
-from referee.vision.medians import median as _median
+from referee.vision.medians import channel_medians, median
 from referee.vision.split import Box
 
 __all__ = ["Evidence", "gather", "decide", "relook", "PATTERNS"]
@@ -89,7 +88,7 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     c = config.cell_px
     lab8 = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)
     lab = lab8.astype(np.float32)
-    colour = _channel_medians(lab8[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)].reshape(-1, 3))
+    colour = channel_medians(lab8[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)].reshape(-1, 3))
     d = lab - colour
     ink = np.sqrt(d[..., 0] ** 2 + _HUE ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
     sigma = 0.07 * c
@@ -100,14 +99,14 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     profile = rows.mean(axis=0)
     lo, hi = int(0.82 * c), int(1.18 * c) + 1
     peak = lo + int(np.argmax(profile[lo:hi]))
-    base = float(_median(profile[int(0.3 * c):int(1.7 * c)]))
+    base = float(median(profile[int(0.3 * c):int(1.7 * c)]))
     divider = float(profile[peak]) - base
     place_rows, place_cols, round_k, square_k = _layout(c)
     # The strongest evidence near each grid place: the map's maximum over a small square there.
     contrast_map = cv2.dilate(smooth, square_k)
     pips = contrast_map[place_rows, place_cols].reshape(2, 9)
     flat = smooth[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)]
-    noise = float(_median(np.abs(flat - _median(flat)))) * 1.4826
+    noise = float(median(np.abs(flat - median(flat)))) * 1.4826
     # Every local peak, wherever it is: pips counted as blobs, whatever the layout. The floor is
     # low (the face's noise; faint coloured pips) since each half judges its peaks against its own
     # strongest, and the border strip is thin (pips sit close to the ends when the rectangle is off).
