@@ -3,11 +3,12 @@ what each adds to the tiles' mask, and what it leaves alone."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.vision.config import VisionConfig
-from referee.vision.segment import Colour, pip_rims
+from referee.vision.segment import Colour, _closed_blobs, pip_rims
 
 LENGTH = 120.0  # the tile length in the drawn planes' pixels
 PAPER = (180.0, 132.0, 125.0)  # unlit Lab, as measured on a real photo of ivory on white paper
@@ -86,3 +87,23 @@ def test_a_face_without_hue_adds_nothing_and_pip_rim_zero_turns_it_off() -> None
     off = VisionConfig(pip_rim=0.0)
     assert not pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, off).any()
     assert pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, VisionConfig())[rim].any()
+
+
+def test_a_class_labelled_over_its_own_box_gives_opencvs_labels() -> None:
+    """The face colour labels each colour class over the class's bounding box only: the labels
+    and the blobs' stats must be those of closing and labelling the whole window."""
+    rng = np.random.default_rng(12)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    for trial in range(20):
+        mask = np.zeros((120, 160), np.uint8)
+        h, w = int(rng.integers(1, 120)), int(rng.integers(1, 160))
+        y, x = int(rng.integers(0, 120 - h + 1)), int(rng.integers(0, 160 - w + 1))
+        mask[y:y + h, x:x + w] = rng.random((h, w)) < rng.uniform(0.05, 0.9)
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel),
+                                                                   connectivity=4)
+        got_count, got_comp, got_stats = _closed_blobs(mask, kernel)
+        assert got_count == count, trial
+        assert np.array_equal(got_comp, comp), trial
+        assert np.array_equal(got_stats[1:], stats[1:]), trial
+    empty = _closed_blobs(np.zeros((5, 7), np.uint8), kernel)
+    assert empty[0] == 1 and not empty[1].any()

@@ -291,8 +291,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     best: tuple[float, np.ndarray, np.ndarray, list[int], list[float]] | None = None
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
-    labelled = [cv2.connectedComponentsWithStats(cv2.morphologyEx((classes == j).view(np.uint8), cv2.MORPH_CLOSE,
-                                                                  close), connectivity=4)[:3] for j in range(k)]
+    labelled = [_closed_blobs((classes == j).view(np.uint8), close) for j in range(k)]
     table = _on_table(fg)[y0:y1, x0:x1]
     for _, comp, stats in labelled:
         keep, lengths, marked = _tile_like(comp, stats, aspect, fg.shape, (x0, y0))
@@ -331,6 +330,25 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     else:
         face = Colour.of(u_box[tiles])
     return face, length
+
+
+def _closed_blobs(mask: np.ndarray, kernel: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """The 4-connected blobs of ``mask`` closed by a 3 x 3 ``kernel``, as
+    ``cv2.connectedComponentsWithStats`` gives them (count, labels, stats), the same labels,
+    worked out over the mask's own bounding box (a colour class may hold a small part of the
+    frame); the background's row of stats is not filled in."""
+    x, y, w, h = cv2.boundingRect(mask)
+    comp = np.zeros(mask.shape, np.int32)
+    if w == 0:
+        return 1, comp, np.zeros((1, 5), np.int32)
+    # A margin of two: the closing reaches one pixel past the mask and back.
+    x0, y0, x1, y1 = _window(x, y, x + w, y + h, 2, mask.shape)
+    closed = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_CLOSE, kernel)
+    count, comp[y0:y1, x0:x1], stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
+    stats[1:, cv2.CC_STAT_LEFT] += x0
+    stats[1:, cv2.CC_STAT_TOP] += y0
+    stats[0] = 0
+    return count, comp, stats
 
 
 def _on_count(comp: np.ndarray, stats: np.ndarray, table: np.ndarray, i: int) -> int:
