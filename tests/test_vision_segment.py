@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from referee.vision.config import VisionConfig
-from referee.vision.segment import Colour, _closed_blobs, pip_rims
+from referee.vision.facecolour import _closed_blobs
+from referee.vision.segment import Colour, pip_rims
 
 LENGTH = 120.0  # the tile length in the drawn planes' pixels
 PAPER = (180.0, 132.0, 125.0)  # unlit Lab, as measured on a real photo of ivory on white paper

@@ -12,6 +12,7 @@ import numpy as np
 from referee.vision.chain import align_runs, at_ends, in_runs
 from referee.vision.config import VisionConfig
 from referee.vision.divider import on_divider
+from referee.vision.facecolour import face_colour
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
 from referee.vision.profile import Profile
@@ -20,7 +21,6 @@ from referee.vision.refine import refine, snap
 from referee.vision.segment import (
     Colour,
     TableModel,
-    face_colour,
     face_mask,
     fit_table,
     foreground,
