@@ -13,10 +13,11 @@ import math
 from collections.abc import Iterable
 
 from referee.layout.geometry import Piece, contacts, piece
-from referee.rules import Action, IllegalAction, Play, Tile
+from referee.rules import IllegalAction, Play, Tile
 from referee.rules.scoring import Termination
 from referee.rules.table import End
 from referee.session.base import RefereeConfig, name_of
+from referee.session.draws import Draws
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.plays import Plays
@@ -24,7 +25,7 @@ from referee.session.reveal import assign_seats, row_seat
 from referee.session.stabilise import StableState, StableTile
 
 
-class Referee(Plays):
+class Referee(Plays, Draws):
     """Follows a match from stable states (:meth:`observe`) and manual input (:meth:`pass_turn`,
     :meth:`undo`, :meth:`correct`, :meth:`next_hand`); every method returns the events it caused,
     in order."""
@@ -142,90 +143,6 @@ class Referee(Plays):
                                          tiles=tuple(t for pair in changed for t in pair)))
         return misread
 
-    def _draws(self, state: StableState, events: list[Event]) -> None:
-        """Face-down tiles gone from their places after the opening are draws (before it, the
-        deal takes tiles). A place counts as emptied once the next stable state shows it empty
-        too (a tile vision missed in one state is no draw), and only as many as the places
-        newly showing a face-down tile do not make up (tiles pushed about). The draws then go
-        in where they happened: by the player to move then, before any play since. Both states
-        must show that many fewer face-down tiles in all, too.
-
-        Vision may take a plain back for a face it cannot read: no place where any tile lies,
-        even one read face up, is emptied."""
-        here = list(state.face_down_at)
-        window = self.config.boneyard_states
-        if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
-            self.face_down, self._boneyard_at, self._tentative = len(here), here, None
-            self._down_counts = [*self._down_counts, len(here)][-window:]
-            return
-        if self._pile is None:
-            self._pile = self.face_down + self._draws_seen()
-        reach = self._tile_reach(state)
-        lying = [t.reading.center for t in state.tiles]
-
-        def empty(p: tuple[float, float]) -> bool:
-            return not any(math.dist(p, q) < reach for q in [*here, *lying])
-
-        if self._tentative is not None:
-            places, frame, index, drawn = self._tentative
-            self._tentative = None
-            if all(empty(p) for p in places) and len(here) <= len(self._boneyard_at) - drawn:
-                self._confirm_draws(drawn, frame, index, events)
-                self._boneyard_at = [p for p in self._boneyard_at if p not in places]
-                self.face_down = len(self._boneyard_at)
-                self._down_counts = []
-        missing = [p for p in self._boneyard_at if empty(p)]
-        appeared = [q for q in here if not any(math.dist(p, q) < reach for p in self._boneyard_at)]
-        # No more draws than the count fell below the lowest of the last states' counts: a pile of
-        # touching face-down tiles is read as a few more or fewer from state to state.
-        floor = min(self._down_counts, default=len(self._boneyard_at))
-        drawn = min(len(missing) - len(appeared), floor - len(here))
-        if drawn > 0 and len(here) < len(self._boneyard_at):
-            self._tentative = (missing, state.frame, self.hand.move_count(), drawn)
-        self._down_counts = [*self._down_counts, len(here)][-window:]
-
-    def _tile_reach(self, state: StableState) -> float:
-        """A tile's width in this state's pixels: how far a place may shift and stay the place
-        (boxes on touching face-down tiles shift from frame to frame)."""
-        widths = [math.dist(*t.reading.halves) for t in state.tiles]
-        return float(sorted(widths)[len(widths) // 2]) if widths else 20.0
-
-    def _confirm_draws(self, drawn: int, frame: int, index: int, events: list[Event], shift: bool = True) -> None:
-        # A play whose tile lay on the table in a state before the face-down tiles went (and was
-        # read only later) came before the draws (unless ``index`` is known: ``shift`` False).
-        moves = self.hand.moves
-        while shift and index < len(moves) and self._laid_before(moves[index], frame):
-            index += 1
-        later = moves[index:]
-        order = self.hand.table.order
-        arms = order[len(order) - sum(1 for m in later if m.kind == "play"):]
-        for _ in later:
-            self.hand.undo()
-        done: list[Event] = []
-        for _ in range(drawn):
-            seat = self._seat()
-            try:
-                self.hand.draw(seat=seat, unseen=True)
-            except IllegalAction as error:
-                self._unfollowed_at(frame, f"draw_{error.reason.value}", [], events)
-                break
-            done.append(Event(frame, Kind.DRAW, player=seat, at=index + len(done) if later else None))
-        try:
-            self._replay(later, arms, {})
-        except (IllegalAction, ValueError):
-            while self.hand.move_count() > index:
-                self.hand.undo()
-            self._replay(later, arms, {})
-            self._unfollowed_at(frame, "draw_order", [], events)
-            return
-        for event in done:
-            self._emit(events, event)
-
-    def _laid_before(self, move: Action, frame: int) -> bool:
-        """Whether ``move`` is a play whose tile was on the table before ``frame``."""
-        seen = self._last_seen.get(str(move.tile)) if move.kind == "play" else None
-        return seen is not None and self._age(seen) < frame
-
     def _takeback(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
                   events: list[Event]) -> None:
         """The last tile played, gone (its place empty) for ``takeback_states`` states in which
@@ -297,10 +214,6 @@ class Referee(Plays):
             self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
             return
         self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats])
-
-    def _draws_seen(self) -> int:
-        """The draws of this hand so far."""
-        return sum(1 for m in self.hand.moves if m.kind == "draw")
 
     def _unseen_draws(self, state: StableState, shown: list[StableTile], events: list[Event]) -> bool:
         """The reveal (``shown``) holds more tiles than the draws seen leave the one player
