@@ -208,29 +208,29 @@ _ROW = np.array([_GRID[row] for _, row in _CELLS])
 
 
 @functools.lru_cache(maxsize=16)
-def _grid_places(c: int, moves: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the 18 grid places, (len(moves), 2, 9), on a (c, 2c) map, for each
-    move (stretch, dx, dy) of the grid, in cells."""
+def _grid_places(c: int, span: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the 18 grid places, (moves, 2, 9), on a (c, 2c) map, for each move of
+    the grid (stretched by 0.9, 1 and 1.1, shifted by up to ``span`` cells each way)."""
+    steps = [float(v) for v in np.linspace(-span, span, 5)] if span > 0 else [0.0]
     rows, cols = [], []
-    for stretch, dx, dy in moves:
-        xs = (np.array([[0.5], [1.5]]) + (_COL[None, :] - 0.5) * stretch + dx) * c
-        ys = np.broadcast_to((0.5 + (_ROW - 0.5) * stretch + dy) * c, xs.shape)
-        cols.append(np.clip(np.rint(xs).astype(int), 0, 2 * c - 1))
-        rows.append(np.clip(np.rint(ys).astype(int), 0, c - 1))
+    for stretch in (0.9, 1.0, 1.1):
+        for dx in steps:
+            for dy in steps:
+                xs = (np.array([[0.5], [1.5]]) + (_COL[None, :] - 0.5) * stretch + dx) * c
+                ys = np.broadcast_to((0.5 + (_ROW - 0.5) * stretch + dy) * c, xs.shape)
+                cols.append(np.clip(np.rint(xs).astype(int), 0, 2 * c - 1))
+                rows.append(np.clip(np.rint(ys).astype(int), 0, c - 1))
     return np.stack(rows), np.stack(cols)
 
 
 def _aligned(evidence: Evidence, cut: float, config: VisionConfig) -> np.ndarray:
     """The grid evidence at the alignment (small shifts and stretches of the grid) that puts the
     most pip evidence on the places: a rectangle a little off the face still reads."""
-    span = config.grid_search
-    steps = [float(v) for v in np.linspace(-span, span, 5)] if span > 0 else [0.0]
-    moves = tuple((stretch, dx, dy) for stretch in (0.9, 1.0, 1.1) for dx in steps for dy in steps)
-    yi, xi = _grid_places(evidence.contrast_map.shape[0], moves)
+    yi, xi = _grid_places(evidence.contrast_map.shape[0], config.grid_search)
     grids = evidence.contrast_map[yi, xi].astype(np.float32)
     # Most evidence on the places: the grid sits on the pips (never shifted off them). The first
     # of near-equals wins.
-    scores = np.maximum(grids, 0).reshape(len(moves), -1).sum(axis=1).tolist()
+    scores = np.maximum(grids, 0).reshape(len(grids), -1).sum(axis=1).tolist()
     best, best_score = 0, -math.inf
     for i, score in enumerate(scores):
         if score > best_score + 1e-6:
