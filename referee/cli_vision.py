@@ -143,8 +143,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         format_totals,
         write_csv,
     )
+    from referee.vision.groups import FACTORS
     from referee.vision.images import ImageError
-
+    for factor in args.by:
+        if factor not in FACTORS:
+            raise _user_error(f"--by {factor}: not a factor; expected one of {', '.join(FACTORS)}")
     directory = Path(args.dir)
     if not directory.is_dir():
         raise _user_error(f"no such directory {args.dir}")
@@ -184,6 +187,14 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print()
     for line in format_totals(Totals.of(scores)):
         print(line)
+    if args.by:
+        from referee.vision.groups import by_group, format_groups, groups_of
+        framed = [(groups_of(c.truth, c.scene, c.truth_path), Totals.of([s]))
+                  for c, s in zip(cases, scores, strict=True)]
+        for factor in dict.fromkeys(args.by):
+            print()
+            for line in format_groups(factor, by_group(framed, factor)):
+                print(line)
     if args.csv is not None:
         print(f"one row per image written to {args.csv}")
     return 0
@@ -224,4 +235,8 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument("--csv", metavar="OUT", help="write one row per image here (replaced if it exists)")
     _settings_options(ev)
     ev.add_argument("--quiet", action="store_true", help="print only the totals")
+    ev.add_argument("--by", action="append", metavar="FACTOR", default=[],
+                    help="after the totals, a table of them by one factor of the frames (repeat for several): "
+                         "kind, style, table, size, tilt or tile (the tile length in pixels); labelled photos "
+                         "carry no scene, only their size and tile")
     ev.set_defaults(func=cmd_evaluate)

@@ -299,6 +299,7 @@ class Case:
     relative: str
     truth_path: Path
     truth: Truth
+    scene: Mapping[str, Any] | None = None  # the renderer's scene, None for labelled photos
 
 
 def find_cases(directory: str | Path) -> list[Case]:
@@ -320,8 +321,9 @@ def find_cases(directory: str | Path) -> list[Case]:
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise TruthError(f"{truth_path}: not valid JSON ({error})") from None
         if is_truth(data):
+            scene = data.get("scene")
             cases.append(Case(image, image.relative_to(root).as_posix(), truth_path,
-                              parse_truth(data, str(truth_path))))
+                              parse_truth(data, str(truth_path)), scene if isinstance(scene, Mapping) else None))
     return sorted(cases, key=lambda c: c.relative)
 
 
