@@ -189,8 +189,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(line)
     if args.by:
         from referee.vision.groups import by_group, format_groups, groups_of
-        framed = [(groups_of(c.truth, c.scene, c.truth_path), Totals.of([s]))
-                  for c, s in zip(cases, scores, strict=True)]
+        framed = [(groups_of(c.truth, c.scene, c.truth_path), s) for c, s in zip(cases, scores, strict=True)]
         for factor in dict.fromkeys(args.by):
             print()
             for line in format_groups(factor, by_group(framed, factor)):

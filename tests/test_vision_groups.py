@@ -79,7 +79,7 @@ def test_the_groups_add_up_to_the_totals(factor: str) -> None:
             detection = Detection(detection.width, detection.height, detection.occluded, detection.tiles[1:],
                                   detection.face_down)
         scores.append(match(detection, case.truth, case.relative))
-    framed = [(groups_of(c.truth, c.scene, c.truth_path), Totals.of([s])) for c, s in zip(cases, scores, strict=True)]
+    framed = [(groups_of(c.truth, c.scene, c.truth_path), s) for c, s in zip(cases, scores, strict=True)]
     groups = by_group(framed, factor)
     whole = Totals.of(scores)
     assert sum(t.images for t in groups.values()) == whole.images
@@ -91,7 +91,7 @@ def test_the_groups_add_up_to_the_totals(factor: str) -> None:
 
 
 def test_groups_come_in_numeric_order_then_by_name() -> None:
-    one = Totals.of([])
+    one = match(Detection(100, 100, False), parse_truth({"width": 100, "height": 100, "tiles": []}))
     names = ["8-15 deg", "-", "15+ deg", "0-8 deg", "1920x1080", "1280x720"]
     framed = [({"tilt": name}, one) for name in names]
     assert list(by_group(framed, "tilt")) == ["0-8 deg", "8-15 deg", "15+ deg", "1280x720", "1920x1080", "-"]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.vision.evaluate import Totals, Truth, percent
+from referee.vision.evaluate import ImageScore, Totals, Truth, percent
 
 #: The factors a frame can be grouped by.
 FACTORS = ("kind", "style", "table", "size", "tilt", "tile")
@@ -62,27 +62,21 @@ def groups_of(truth: Truth, scene: Mapping[str, Any] | None, truth_path: Path) -
     }
 
 
-def by_group(totals: Sequence[tuple[Mapping[str, str], Totals]], factor: str) -> dict[str, Totals]:
-    """Totals summed per group of ``factor``: bands and sizes in numeric order, then names in
-    alphabetical order. ``totals`` pairs each frame's groups with its own totals
-    (``Totals.of([score])``)."""
+def by_group(framed: Sequence[tuple[Mapping[str, str], ImageScore]], factor: str) -> dict[str, Totals]:
+    """The totals of each group of ``factor``: bands and sizes in numeric order, then names in
+    alphabetical order. ``framed`` pairs each frame's groups with its score."""
     if factor not in FACTORS:
         raise ValueError(f"unknown factor {factor!r}: expected one of {', '.join(FACTORS)}")
-    parts: dict[str, list[Totals]] = {}
-    for groups, t in totals:
-        parts.setdefault(groups[factor], []).append(t)
-    return {name: _sum(parts[name]) for name in sorted(parts, key=_order)}
+    parts: dict[str, list[ImageScore]] = {}
+    for groups, score in framed:
+        parts.setdefault(groups[factor], []).append(score)
+    return {name: Totals.of(parts[name]) for name in sorted(parts, key=_order)}
 
 
 def _order(name: str) -> tuple[float, str]:
     """Groups in order of the number they start with (bands, sizes), then by name."""
     digits = re.match(r"\d+(\.\d+)?", name)
     return (float(digits.group()) if digits else math.inf, name)
-
-
-def _sum(parts: Sequence[Totals]) -> Totals:
-    fields = {name: sum(getattr(p, name) for p in parts) for name in Totals.__dataclass_fields__ if name != "ms"}
-    return Totals(**fields, ms=tuple(ms for p in parts for ms in p.ms))
 
 
 def format_groups(factor: str, groups: Mapping[str, Totals]) -> list[str]:
