@@ -150,7 +150,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             raise _user_error(f"--by {factor}: not a factor; expected one of {', '.join(FACTORS)}")
     directory = Path(args.dir)
     if not directory.is_dir():
-        raise _user_error(f"no such directory {args.dir}")
+        what = "is not a directory (give the folder holding the images and their truth files)" \
+            if directory.exists() else "does not exist"
+        raise _user_error(f"{args.dir} {what}")
     try:
         cases = find_cases(directory)
     except TruthError as error:

@@ -325,7 +325,11 @@ def test_bad_calibration_profiles(tmp_path: Path) -> None:
 
 def test_evaluate_a_missing_dir_an_empty_dir_and_bad_truth(tmp_path: Path) -> None:
     line = one_error_line(referee("evaluate", tmp_path / "nowhere"))
-    assert "nowhere" in line
+    assert "nowhere" in line and "does not exist" in line
+    (tmp_path / "frame.jpg").write_bytes(b"")
+    line = one_error_line(referee("evaluate", tmp_path / "frame.jpg"))
+    assert "frame.jpg" in line and "not a directory" in line
+    (tmp_path / "frame.jpg").unlink()
     line = one_error_line(referee("evaluate", tmp_path))
     assert "no images with truth" in line
     small_set(tmp_path)
