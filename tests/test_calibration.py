@@ -257,6 +257,21 @@ def test_profile_geometry() -> None:
     assert plain.tile_px(640, 480) == pytest.approx(plain.tile_px(1280, 960) / 2)
 
 
+def test_a_tilted_profile_expects_smaller_tiles_on_the_far_side() -> None:
+    """The tile size a profile expects follows the table plane across the frame: within a few
+    per cent of the exact size at any point, and half as large in a half-size frame."""
+    tilted = Profile((1280, 960), ((1.0, 0.0, -600.0), (0.0, 1.0, -400.0), (0.0, 4e-4, 1.0)),
+                     vision=VisionConfig(tile_mm=(40.0, 20.0)))
+    size = tilted.tile_size(1280, 960)
+    for x, y in ((100.0, 100.0), (640.0, 480.0), (1100.0, 900.0), (300.0, 800.0)):
+        assert size.at(x, y) == pytest.approx(40.0 * tilted.px_per_mm(x, y), rel=0.04)
+    assert size.at(640, 900) > 1.2 * size.at(640, 60)
+    assert tilted.tile_size(640, 480).at(320, 240) == pytest.approx(size.at(640, 480) / 2, rel=1e-6)
+    flat = Profile((1280, 960), ((2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.0, 0.0, 1.0)),
+                   vision=VisionConfig(tile_mm=(40.0, 20.0)))
+    assert flat.tile_size(1280, 960).at(0, 0) == pytest.approx(flat.tile_px(1280, 960)) == pytest.approx(20.0)
+
+
 @pytest.mark.parametrize(("change", "field"), [
     ({"homography": [[1, 0, 0], [0, 1, 0]]}, "homography"),
     ({"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 0]]}, "homography"),

@@ -187,6 +187,11 @@ class VisionConfig:
     # narrower than the frame's tiles (the tile size varies across a tilted frame), by at most
     # this factor (1 turns this off; a wider blob holds the tiles' merged shadows and sides).
     local_size: float = 1.25
+    # The tile length is fitted across the frame (a tilted camera sees the far tiles smaller)
+    # when at least size_tiles tiles lie alone, and held within size_margin of their lengths;
+    # with fewer it is the same everywhere.
+    size_tiles: int = 6
+    size_margin: float = 0.15
     # When no tile lies alone, the face colour is the class of arms holding pips: an arm is as
     # wide all along, the low (30th percentile) height of its distance ridge at least this share
     # of the high (70th); a speckled patch of table is not.
@@ -263,6 +268,8 @@ class VisionConfig:
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
             ("local_size", self.local_size >= 1),
+            ("size_tiles", self.size_tiles >= 3),
+            ("size_margin", 0 <= self.size_margin < 1),
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_solid", 0 <= self.arm_solid <= 1),
         ]

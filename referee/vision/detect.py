@@ -29,7 +29,8 @@ from referee.vision.segment import (
     to_lab,
     unlit,
 )
-from referee.vision.split import Box, estimate_tile_length, label, split_blobs
+from referee.vision.size import TileSize
+from referee.vision.split import Box, estimate_tile_size, label, split_blobs
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
 __all__ = ["ImageError", "detect"]
@@ -103,7 +104,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         config = profile.vision if profile is not None else VisionConfig()
     h, w = image.shape[:2]
     scale = min(1.0, config.work_side / max(h, w))
-    known = profile.tile_px(w, h) if profile is not None else config.tile_px
+    known = profile.tile_size(w, h) if profile is not None \
+        else TileSize(config.tile_px) if config.tile_px is not None else None
     view = _View.of(image, scale)
     model = fit_table(view.lab)
     view = view.against(model)
@@ -116,15 +118,15 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found
-    if known is not None and not 1 / config.profile_trust < known * scale / seen_length < config.profile_trust:
+    if known is not None and not 1 / config.profile_trust < known.length * scale / seen_length < config.profile_trust:
         known = None  # the profile is for another camera or table: trust what the frame shows
     # Small tiles are looked at enlarged: a pip's notch or a seam is then a few pixels, not one.
-    first = known * scale if known else seen_length
+    first = known.length * scale if known else seen_length
     if first < config.work_tile_px:
         # An arm over the table makes the tiles look tiny (its texture is taken for them): ask
         # first, at this scale, whether the frame is occluded, before paying for the enlarged
         # pass (three times the pixels in each direction).
-        if _segment(view, u, face, config, known * scale if known else None, seen_length).occluded:
+        if _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length).occluded:
             return Detection(w, h, True)
         if known is None and seen_length / scale < config.min_tile_px:
             # "Tiles" shorter than any the size estimate may settle on, at full resolution: the
@@ -137,7 +139,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         seen_length *= grow
         u = unlit(view.lab, view.light)
     work = view.image
-    seg = _segment(view, u, face, config, known * scale if known else None, seen_length)
+    seg = _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length)
     if seg.occluded:
         return Detection(w, h, True)
     boxes = seg.boxes
@@ -165,23 +167,25 @@ class _Segmented:
     mask: np.ndarray | None = None  # the tiles' faces (1), None when occluded
 
 
-def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: float | None,
+def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: TileSize | None,
              seen_length: float) -> _Segmented:
     """The face mask, one rectangle per tile and the occlusion test, on ``view``."""
     lab, light, table, loose = view.lab, view.light, view.table, view.loose
     face_distance = face.distance(u)
     free = 1 - loose
     tcol = table_colour(lab, light, table, free, u)
-    length = known if known else seen_length
+    length = known.length if known else seen_length
     mask = (face_mask(lab, light, face, tcol, config, u, face_distance) | pip_rims(u, face, tcol, length, config)) \
         & loose
     mask = _fill_holes(mask, length * length / config.aspect / 2)
     k = max(3, round(config.open_share * length)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     labels = label(mask)
+    size = known or TileSize(length)
     if known is None:
-        length = estimate_tile_length(mask, config, near=length, labels=labels) or length
-    boxes, big = split_blobs(mask, length, config, face_distance, labels)
+        size = estimate_tile_size(mask, config, near=length, labels=labels) or size
+        length = size.length
+    boxes, big = split_blobs(mask, size, config, face_distance, labels)
     outlines = table_outlines(free, config.table_piece)
     largest, pieces = outlines if outlines is not None else (None, None)
     return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from referee.vision.config import ConfigError, VisionConfig
+from referee.vision.size import TileSize
 
 FORMAT = "referee-calibration-profile"
 VERSION = 1
@@ -169,6 +170,25 @@ class Profile:
         w0, h0 = self.image_size
         scale = math.sqrt((width / w0) * (height / h0))
         return self.vision.tile_mm[0] * self.px_per_mm((w0 - 1) / 2, (h0 - 1) / 2) * scale
+
+    def tile_size(self, width: int, height: int) -> TileSize:
+        """Expected tile face length in pixels across a ``width`` x ``height`` frame of this
+        camera: the far side of a tilted view shows the tiles smaller. Sampled on a grid over
+        the frame and fitted as :class:`TileSize`; where the table plane runs to the horizon
+        (a point behind the camera) no sample is taken."""
+        w0, h0 = self.image_size
+        sx, sy = width / w0, height / h0
+        scale = math.sqrt(sx * sy)
+        samples = []
+        for fy in np.linspace(0.05, 0.95, 5):
+            for fx in np.linspace(0.05, 0.95, 5):
+                x, y = fx * (w0 - 1), fy * (h0 - 1)
+                per = self.px_per_mm(x, y)
+                if math.isfinite(per) and per > 0:
+                    samples.append((x * sx, y * sy, self.vision.tile_mm[0] * per * scale))
+        if len(samples) < 3:
+            return TileSize(self.tile_px(width, height))
+        return TileSize.fit(samples, 3, 0.0, float(max(width, height)))
 
     # -- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

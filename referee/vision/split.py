@@ -13,8 +13,9 @@ import numpy as np
 
 from referee.vision.config import VisionConfig
 from referee.vision.segment import outline
+from referee.vision.size import TileSize
 
-__all__ = ["Box", "estimate_tile_length", "split_blobs"]
+__all__ = ["Box", "estimate_tile_size", "split_blobs"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,15 +69,17 @@ def _blobs(labels: Labels, least: float = 0.0) -> Iterator[tuple[np.ndarray, tup
         yield (comp[y:y + h, x:x + w] == i).astype(np.uint8), (x, y, w, h), area
 
 
-def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | None = None,
-                         labels: Labels | None = None) -> float | None:
-    """The tile length (pixels) from the blobs shaped like one tile: right proportions, nearly
-    filling their rectangle (and within a third of ``near`` when given); else from the width of
-    straight rows of tiles end to end; None when no blob looks like either. ``labels`` is
-    ``label(mask)`` when already at hand."""
-    lengths, widths = [], []
-    for blob, _, _ in _blobs(label(mask) if labels is None else labels,
-                             0.1 * config.min_tile_px ** 2 / config.aspect):
+def estimate_tile_size(mask: np.ndarray, config: VisionConfig, near: float | None = None,
+                       labels: Labels | None = None) -> TileSize | None:
+    """The tile length (pixels) across the frame from the blobs shaped like one tile: right
+    proportions, nearly filling their rectangle (and within a third of ``near`` when given);
+    else, all over the frame, from the width of straight rows of tiles end to end; None when no
+    blob looks like either, or the length is out of bounds. ``labels`` is ``label(mask)`` when
+    already at hand."""
+    lengths: list[tuple[float, float, float]] = []
+    widths = []
+    for blob, (x, y, _, _), _ in _blobs(label(mask) if labels is None else labels,
+                                       0.1 * config.min_tile_px ** 2 / config.aspect):
         pts = outline(blob)
         box = _box_of(cv2.minAreaRect(pts))
         if box.width < 2:
@@ -87,18 +90,18 @@ def estimate_tile_length(mask: np.ndarray, config: VisionConfig, near: float | N
             continue
         if 0.8 * config.aspect < ratio < 1.25 * config.aspect:
             if near is None or 0.67 < box.length / near < 1.5:
-                lengths.append(box.length)
+                lengths.append((box.cx + x, box.cy + y, box.length))
         elif ratio >= 1.25 * config.aspect and (near is None or 0.67 < box.width * config.aspect / near < 1.5):
             # Tiles end to end: the row is a tile wide. (A squarer blob is ambiguous: two tiles
             # side by side are a tile long across.)
             widths.append(box.width)
     if lengths:
-        value = float(np.median(lengths))
+        size = TileSize.fit(lengths, config.size_tiles, config.size_margin, float(max(mask.shape)))
     elif widths:
-        value = float(np.median(widths)) * config.aspect
+        size = TileSize(float(np.median(widths)) * config.aspect)
     else:
         return None
-    return value if config.min_tile_px <= value <= config.max_tile_px else None
+    return size if config.min_tile_px <= size.length <= config.max_tile_px else None
 
 
 def _dominant_angle(blob: np.ndarray) -> float:
@@ -217,30 +220,34 @@ def _edge_contact(blob: np.ndarray, origin: tuple[int, int], shape: tuple[int, i
             + int(np.count_nonzero(blob[0])) * (y == 0) + int(np.count_nonzero(blob[-1])) * (y + h == fh))
 
 
-def split_blobs(mask: np.ndarray, length: float, config: VisionConfig,
+def split_blobs(mask: np.ndarray, size: TileSize, config: VisionConfig,
                 face_distance: np.ndarray | None = None,
                 labels: Labels | None = None) -> tuple[list[Box], list[np.ndarray]]:
-    """Every tile rectangle in a face mask, given the tile length in the mask's pixels; and the
-    big blobs reaching in from the frame's edge (an arm, the floor), as masks of the frame.
-    ``face_distance`` (how far each pixel's colour is from the tiles', in standard deviations)
-    tells a line of tiles running off the frame from an arm. ``labels`` is ``label(mask)``
-    when already at hand."""
-    width = length / config.aspect
-    area1 = length * width
+    """Every tile rectangle in a face mask, given the tile length across it in the mask's
+    pixels; and the big blobs reaching in from the frame's edge (an arm, the floor), as masks of
+    the frame. ``face_distance`` (how far each pixel's colour is from the tiles', in standard
+    deviations) tells a line of tiles running off the frame from an arm. ``labels`` is
+    ``label(mask)`` when already at hand."""
     boxes: list[Box] = []
     big: list[np.ndarray] = []
     fh, fw = mask.shape
+    smallest = min(size.length, size.least) if size.least > 0 else size.length
     # Blobs far below a tile's share are skipped before they are cut out (a mask holds thousands).
     for blob, (x, y, bw, bh), area in _blobs(label(mask) if labels is None else labels,
-                                             0.999 * config.min_area_share * area1):
-        share = area / area1
+                                             0.999 * config.min_area_share * smallest * smallest / config.aspect):
+        length = size.at(x + bw / 2, y + bh / 2)
+        width = length / config.aspect
+        share = area / (length * width)
         if share < config.min_area_share:
             continue
-        if share > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh):
+        # An arm is measured in the frame's usual tiles: the field is fitted to tiles, and an
+        # arm's box may reach where no tile was measured.
+        usual = area / (size.length * size.length / config.aspect)
+        if usual > config.occluder_tiles and (x == 0 or y == 0 or x + bw == fw or y + bh == fh):
             # From the frame's edge: tiles if of the tiles' colour and covered by tiles, else an
             # arm (or the floor).
-            tiled = (share <= config.max_blob_tiles and _edge_contact(blob, (x, y), mask.shape)
-                     <= config.edge_contact * length and (face_distance is None or float(
+            tiled = (usual <= config.max_blob_tiles and _edge_contact(blob, (x, y), mask.shape)
+                     <= config.edge_contact * size.length and (face_distance is None or float(
                          np.median(face_distance[y:y + bh, x:x + bw][blob > 0])) <= config.face_reach))
             local = _line_width(blob, width, config.local_size) if tiled else width
             packed = _pack(blob, local * config.aspect, local, config) if tiled else []
