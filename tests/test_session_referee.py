@@ -475,6 +475,36 @@ def test_new_tiles_first_seen_in_different_states_are_plays_in_that_order() -> N
         (2, "4-3", "right", 1, None), (4, "6-2", "left", 0, None)]
 
 
+def test_a_new_tile_that_stays_unreadable_is_said_once_and_played_when_read() -> None:
+    # The referee never guesses a tile it cannot read, and never waits in silence either: a
+    # new tile against the line unread through three stable states (arms came and went) is
+    # reported once; read at last, it is the play.
+    ref = opened()
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    assert ref.observe(state(2, OPEN_63, unread)) == []
+    assert ref.observe(state(5, OPEN_63, unread)) == []
+    assert ref.observe(state(8, OPEN_63, unread)) == [Event(8, Kind.UNFOLLOWED, reason="unreadable_tile")]
+    assert ref.observe(state(11, OPEN_63, unread)) == []
+    got = ref.observe(state(14, OPEN_63, RIGHT_34))
+    assert [(e.kind, e.frame, e.tile, e.end, e.player) for e in got] == [(Kind.PLAY, 14, "4-3", "right", 1)]
+    # The next tile laid and left unread is a new tile to report, once more.
+    later = dataclasses.replace(LEFT_26, uncertain=True)
+    assert [ref.observe(state(f, OPEN_63, RIGHT_34, later)) for f in (17, 20)] == [[], []]
+    assert ref.observe(state(23, OPEN_63, RIGHT_34, later)) == [Event(23, Kind.UNFOLLOWED, reason="unreadable_tile")]
+
+
+def test_a_new_tile_read_in_its_second_state_is_never_called_unreadable() -> None:
+    ref = opened(config=RefereeConfig(unread_states=2))
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    assert ref.observe(state(2, OPEN_63, unread)) == []
+    assert kinds(ref.observe(state(5, OPEN_63, RIGHT_34))) == [Kind.PLAY]
+    assert ref.observe(state(8, OPEN_63, RIGHT_34)) == []
+    # With a bar of two states, the next tile unread twice is reported at its second.
+    later = dataclasses.replace(LEFT_26, uncertain=True)
+    assert ref.observe(state(11, OPEN_63, RIGHT_34, later)) == []
+    assert kinds(ref.observe(state(14, OPEN_63, RIGHT_34, later))) == [Kind.UNFOLLOWED]
+
+
 def test_two_tiles_apart_for_the_opening_are_reported_once_and_not_played() -> None:
     ref = Referee(FIVES)
     (event,) = ref.observe(state(0, OPEN_63, tile(5, 5, 400, 100)))
@@ -993,7 +1023,7 @@ def test_tiles_side_by_side_are_not_an_end_touching_the_other() -> None:
 @pytest.mark.parametrize(("field", "value"), [
     ("opener", -1), ("opener", "0"), ("reach", 0), ("reach", 1.0), ("reach", "0.5"), ("reach", True),
     ("middle", 0), ("middle", float("nan")), ("facing", 1), ("facing", None),
-    ("boneyard_states", 0), ("illegal_votes", 1.5), ("takeback_states", 0),
+    ("boneyard_states", 0), ("illegal_votes", 1.5), ("takeback_states", 0), ("unread_states", 0),
 ])
 def test_referee_config_rejects_bad_values_naming_the_field(field: str, value: Any) -> None:
     with pytest.raises(ValueError, match=rf"\b{field}\b") as caught:

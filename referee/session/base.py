@@ -38,7 +38,9 @@ class RefereeConfig:
     ``slide``: a box found now, lying the same way as a tile of the line, is that tile while its
     centre lies less than this many tile lengths along the tile from where it was last seen (and
     less than a quarter width across): vision re-boxed a run of touching tiles part of a tile
-    along (a tile laid at the end lies a whole length along)."""
+    along (a tile laid at the end lies a whole length along); ``unread_states``: stable
+    states a new tile against the line may stay unreadable before the referee says it cannot
+    read it (the first state after a play often shows it blurred or half boxed)."""
 
     opener: int = 0
     takeback_states: int = 2
@@ -50,6 +52,7 @@ class RefereeConfig:
     seats: tuple[float, ...] | None = None
     boneyard_states: int = 4
     illegal_votes: int = 2
+    unread_states: int = 3
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
@@ -65,6 +68,8 @@ class RefereeConfig:
             raise ValueError(f"boneyard_states must be a whole number >= 1, got {self.boneyard_states!r}")
         if not isinstance(self.illegal_votes, int) or self.illegal_votes < 1:
             raise ValueError(f"illegal_votes must be a whole number >= 1, got {self.illegal_votes!r}")
+        if not isinstance(self.unread_states, int) or self.unread_states < 1:
+            raise ValueError(f"unread_states must be a whole number >= 1, got {self.unread_states!r}")
         if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
             raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
 
@@ -98,6 +103,7 @@ class RefereeBase:
         self.last_frame = -1
         self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
         self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
+        self._unread: dict[int, set[int]] = {}  # a new tile against the line not read: since when -> states
         self._finished_line: list[str] = []
 
     # -- what the rules know -----------------------------------------------------------------

@@ -107,8 +107,11 @@ class Plays(RefereeBase):
                 new_unread = [p for p in new if name_of(p.pips) not in table_pieces]
                 if self._deduce(state, touching_unknown, new_unread, found, table_pieces, events):
                     continue
-            if touching_unknown or not attempts:
+            if touching_unknown:
+                self._cannot_read(state, touching_unknown, events)
                 return  # a new tile nobody can read yet: wait for a state that shows it clearly
+            if not attempts:
+                return
             before = len(table_pieces)
             if len(attempts) == 1:
                 self._play(state, *attempts[0], events)
@@ -121,6 +124,16 @@ class Plays(RefereeBase):
                 self._several(state, now, found, table_pieces, events, later)
             if len(table_pieces) == before:
                 return
+
+    def _cannot_read(self, state: StableState, unread: list[Piece], events: list[Event]) -> None:
+        """New tiles against the line that vision cannot read: the referee waits for a state
+        that shows them clearly, and once one has stayed unread through ``unread_states``
+        stable states it says so, once for that tile (an arm may come and go meanwhile)."""
+        for p in unread:
+            states = self._unread.setdefault(self._age(p), set())
+            states.add(state.frame)
+            if len(states) == self.config.unread_states:
+                self._unfollowed(state, "unreadable_tile", (), events)
 
     def _doubled(self, p: Piece, table_names: set[str]) -> bool:
         """Whether ``p`` reads as a tile already on the table, less than a tile's length from

@@ -336,6 +336,7 @@ class Referee(Plays, Draws):
         self._down_counts = []
         self._last_seen = {}
         self._seen = []
+        self._unread = {}
 
     # -- by hand ------------------------------------------------------------------------------
 
