@@ -189,8 +189,7 @@ def _frames(args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
         source = open_source(args.source_spec, size=frame_size(args),
                              on_status=lambda message: print(f"referee: {message}", file=sys.stderr, flush=True))
         if args.command == "watch":
-            print(f"watching {source.description}; keys (then Enter): p = pass, u = undo, c OLD NEW = correct "
-                  "a misread tile, n = next hand, q = quit", file=sys.stderr, flush=True)
+            print(f"watching {source.description}; keys (then Enter): {_KEY_HELP}", file=sys.stderr, flush=True)
         with source:
             if source.live:  # a camera: always the newest frame, however long detection takes
                 with LatestFrames(source) as latest:
@@ -338,11 +337,13 @@ def _read_keys(keys: queue.Queue[str]) -> None:
 
 
 _KEYS = {"p": "pass", "u": "undo", "n": "next_hand"}
+_KEY_HELP = ("p = pass, u = undo the last event, c OLD NEW = correct a misread tile, t TILE [END] = a tile the "
+             "camera cannot read was played (at END: left, right, up, down), n = next hand, q = quit")
 
 
 def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
-    """Apply keys typed in ``watch``: p (pass), u (undo), c OLD NEW (correct), n (next hand),
-    q (quit)."""
+    """Apply keys typed in ``watch``: p (pass), u (undo), c OLD NEW (correct), t TILE [END]
+    (a play the camera cannot read), n (next hand), q (quit)."""
     from referee.session.loop import Input
     while not keys.empty():
         words = keys.get().split()
@@ -354,9 +355,15 @@ def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
             _apply(session, Input(frame, _KEYS[words[0]]))
         elif words[0] == "c" and len(words) == 3:
             _apply(session, Input(frame, "correct", words[1], words[2]))
+        elif words[0] == "t" and len(words) in (2, 3):
+            try:
+                item = Input(frame, "play", tile=words[1], end=words[2] if len(words) == 3 else None)
+            except ValueError as error:
+                print(f"referee: {error}", file=sys.stderr)
+                continue
+            _apply(session, item)
         else:
-            print("keys: p = pass, u = undo the last event, c OLD NEW = correct a misread tile, n = next hand, "
-                  "q = quit", file=sys.stderr)
+            print(f"keys: {_KEY_HELP}", file=sys.stderr)
     return False
 
 
@@ -477,7 +484,8 @@ def add_parsers(sub: Any) -> None:
     rep = sub.add_parser("replay", help="referee recorded frames (a folder or a video) through the whole pipeline")
     rep.add_argument("source", metavar="FRAMES_DIR|VIDEO")
     rep.add_argument("--inputs", metavar="FILE", help="what was entered by hand: JSON lines "
-                     '{"frame": N, "input": "pass"|"undo"|"correct"|"next_hand", "old": "6-4", "new": "6-5"}')
+                     '{"frame": N, "input": "pass"|"undo"|"correct"|"next_hand"|"play", "old": "6-4", "new": "6-5"}'
+                     ' (a correction) or "tile": "6-4", "end": "left" (a play the camera could not read)')
     rep.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON file "
                      "beside it (the renderer's truth, or saved referee detect --json output) instead of vision")
     _common(rep, "replay")

@@ -70,6 +70,31 @@ def test_passes_undo_and_corrections_come_in_by_hand(tmp_path: Path) -> None:
     assert any(e["event"] == "correction" for e in got)
 
 
+def test_a_play_entered_by_hand_counts_once_when_the_camera_reads_it_later(tmp_path: Path) -> None:
+    # Player 1's 6-4 is typed in before the camera reads it (frame 8; it shows from frame 9),
+    # without its end (it fits only one): the play is the hand entry, marked by_hand, and the
+    # tile seen later is not played again.
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"frame": 8, "input": "play", "tile": "6-4"}\n')
+    result = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--inputs", inputs)
+    ok(result)
+    got = _lines(result.stdout)
+    plays = [(e["tile"], e["points"], e["player"]) for e in got if e["event"] == "play"]
+    assert plays == [(e["tile"], e["points"], e["player"]) for e in _truth(SAMPLE) if e["event"] == "play"]
+    by_hand = [e for e in got if e.get("by_hand")]
+    assert by_hand == [{"frame": 8, "event": "play", "tile": "6-4", "end": "right", "player": 1, "points": 5,
+                        "by_hand": True}]
+
+
+def test_a_play_by_hand_the_rules_refuse_is_named_and_not_recorded(tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"frame": 8, "input": "play", "tile": "2-2"}\n')
+    result = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--inputs", inputs)
+    ok(result)
+    assert "play 2-2: 2-2 cannot be played: mismatch" in result.stderr
+    assert not any(e.get("by_hand") or e.get("tile") == "2-2" for e in _lines(result.stdout))
+
+
 def test_the_event_log_keeps_every_event_announced_once(tmp_path: Path) -> None:
     log = tmp_path / "events.sqlite"
     result = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--log", log)
@@ -187,11 +212,16 @@ def test_user_errors_are_one_line(args: list[str], needle: str) -> None:
     assert needle in one_error_line(referee(*args))
 
 
-def test_a_bad_inputs_line_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("bad", "needle"), [
+    ('{"frame": 2, "input": "dance"}', "dance"),
+    ('{"frame": 2, "input": "play"}', "needs the tile"),
+    ('{"frame": 2, "input": "play", "tile": "6-4", "end": "sideways"}', "sideways"),
+])
+def test_a_bad_inputs_line_is_named(tmp_path: Path, bad: str, needle: str) -> None:
     inputs = tmp_path / "inputs.jsonl"
-    inputs.write_text('{"frame": 1, "input": "pass"}\n{"frame": 2, "input": "dance"}\n')
+    inputs.write_text('{"frame": 1, "input": "pass"}\n' + bad + "\n")
     line = one_error_line(referee("replay", SAMPLE, "--from-json", "--inputs", inputs))
-    assert "line 2" in line and "dance" in line
+    assert "line 2" in line and needle in line
 
 
 def test_a_log_that_is_not_ours_is_refused_and_left_alone(tmp_path: Path) -> None:
@@ -233,3 +263,28 @@ def test_keys_typed_in_watch_reach_the_referee(capsys: pytest.CaptureFixture[str
     assert "keys:" in err  # the unknown key got the list of keys
     assert "not on the table" in err  # the correction of a tile nobody played was refused, one line
     assert keys.get_nowait() == "p"
+
+
+def test_watch_keys_enter_a_play_the_camera_cannot_read(capsys: pytest.CaptureFixture[str]) -> None:
+    # What a player types in watch: t TILE [END]; a play the rules refuse and a key that means
+    # nothing are named on stderr, and change nothing.
+    import queue
+
+    from referee.cli_session import _keys
+    from referee.rules import Rules, Variant
+    from referee.session.events import Kind
+    from referee.session.loop import Session
+    from referee.session.referee import RefereeConfig
+
+    session = Session(Rules(Variant.FIVES, players=2), lambda image: image, referee_config=RefereeConfig(opener=1))
+    keys: queue.Queue[str] = queue.Queue()
+    for line in ("t 6-6", "t 2-3 left", "t 6-x", "t 6-2 sideways", "t", "dance"):
+        keys.put(line)
+    assert _keys(session, keys, 4) is False
+    assert [(e.kind, e.tile, e.player, e.by_hand) for e in session.events] == [(Kind.PLAY, "6-6", 1, True)]
+    err = capsys.readouterr().err
+    assert "play 2-3 left: 3-2 cannot be played at the left end: mismatch" in err
+    assert "'6-x'" in err and "'sideways'" in err
+    assert err.count("t TILE [END]") == 2
+    keys.put("q")
+    assert _keys(session, keys, 5) is True

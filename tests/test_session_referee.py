@@ -493,6 +493,50 @@ def test_a_new_tile_that_stays_unreadable_is_said_once_and_played_when_read() ->
     assert ref.observe(state(23, OPEN_63, RIGHT_34, later)) == [Event(23, Kind.UNFOLLOWED, reason="unreadable_tile")]
 
 
+def test_a_tile_the_camera_cannot_read_is_played_by_hand_and_the_line_followed_past_it() -> None:
+    ref = opened()
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    for f in (2, 5, 8):
+        ref.observe(state(f, OPEN_63, unread))
+    (play,) = ref.play_by_hand(9, "3-4")
+    assert play == Event(9, Kind.PLAY, tile="4-3", end="right", player=1, points=10, by_hand=True)
+    assert line(ref) == ["6-3", "3-4"]
+    # Still unread, it is taken for the 4-3 (its left half against the 3): the 4-5 laid
+    # against its right half is player 0's play at the right end, not a tile lying apart.
+    got = ref.observe(state(12, OPEN_63, unread, tile(4, 5, 560, 300)))
+    assert [(e.kind, e.tile, e.end, e.player, e.points) for e in got] == [(Kind.PLAY, "5-4", "right", 0, 0)]
+    assert line(ref) == ["6-3", "3-4", "4-5"]
+
+
+def test_a_play_by_hand_is_judged_by_the_rules_and_undone_like_any() -> None:
+    ref = opened()
+    with pytest.raises(ValueError, match="2-2 cannot be played: mismatch"):
+        ref.play_by_hand(3, "2-2")
+    with pytest.raises(ValueError, match="end must be left, right, up or down, got 'top'"):
+        ref.play_by_hand(3, "3-4", "top")
+    with pytest.raises(ValueError, match="7-1"):
+        ref.play_by_hand(3, "7-1")
+    assert line(ref) == ["6-3"] and ref.history[-1].kind is Kind.PLAY
+    ref.play_by_hand(4, "3-4")
+    (undo,) = ref.undo(5)
+    assert (undo.kind, undo.tile) == (Kind.UNDO, "4-3") and line(ref) == ["6-3"]
+    # The 4-3 the camera then reads is a play of its own.
+    assert kinds(ref.observe(state(6, OPEN_63, RIGHT_34))) == [Kind.PLAY]
+
+
+def test_a_play_by_hand_is_kept_on_resume() -> None:
+    ref = opened()
+    ref.play_by_hand(4, "3-4")
+    again = Referee(FIVES)
+    again.restore(ref.history)
+    assert line(again) == ["6-3", "3-4"] and again.hand.turn == 0
+    # After the restart the unread tile against the 3 end is still taken for it.
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    again.observe(state(8, OPEN_63, unread))
+    got = again.observe(state(10, OPEN_63, unread, tile(4, 5, 560, 300)))
+    assert [(e.kind, e.tile, e.end) for e in got] == [(Kind.PLAY, "5-4", "right")]
+
+
 def test_a_new_tile_read_in_its_second_state_is_never_called_unreadable() -> None:
     ref = opened(config=RefereeConfig(unread_states=2))
     unread = dataclasses.replace(RIGHT_34, uncertain=True)

@@ -104,6 +104,7 @@ class RefereeBase:
         self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
         self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
         self._unread: dict[int, set[int]] = {}  # a new tile against the line not read: since when -> states
+        self._by_hand: list[str] = []  # tiles played by hand, not yet matched to a tile on the table
         self._finished_line: list[str] = []
 
     # -- what the rules know -----------------------------------------------------------------
@@ -177,13 +178,16 @@ class RefereeBase:
             self._emit(events, Event(frame, Kind.UNFOLLOWED, reason=reason, tiles=tuple(tiles) or None))
 
     def _after_play(self, state: StableState, events: list[Event]) -> None:
+        self._after_play_at(state.frame, events)
+
+    def _after_play_at(self, frame: int, events: list[Event]) -> None:
         outcome = self.hand.outcome()
         if outcome is None:
             return
         if outcome.termination is Termination.BLOCKED:
-            self._emit(events, Event(state.frame, Kind.BLOCKED))
+            self._emit(events, Event(frame, Kind.BLOCKED))
         if outcome.termination is Termination.TARGET:
-            self._finish(state.frame, events, None)
+            self._finish(frame, events, None)
         else:
             self.waiting_reveal = True
 

@@ -36,7 +36,8 @@ class Event:
     - ``play``: ``tile`` ("6-3"), ``end`` (left, right, up, down; None for the opening tile),
       ``player`` (seat, from 0), ``points`` (the fives points it scored); ``inferred`` when the
       table was re-read after changes the referee could not follow one by one (the tile and end
-      are as seen; the order, so the player and points, are the rules' best account).
+      are as seen; the order, so the player and points, are the rules' best account);
+      ``by_hand`` when it was entered by hand (a tile the camera could not read).
     - ``illegal``: ``tile``, ``reason`` (a rules reason code), ``player``, ``end`` if known.
     - ``draw``, ``pass``: ``player``; a draw seen only after later plays also has ``at``, the
       hand's move number it goes in at (before the drawer's play), so a resumed session puts it
@@ -65,6 +66,7 @@ class Event:
     reveal: tuple[tuple[str, ...], ...] | None = None
     inferred: bool | None = None
     at: int | None = None
+    by_hand: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"frame": self.frame, "event": self.kind.value}
@@ -97,7 +99,7 @@ class Event:
             raise ValueError(f"event {kind.value}: 'frame' must be an integer, got {frame!r}")
         kwargs: dict[str, Any] = {}
         types = {"tile": str, "end": str, "reason": str, "player": int, "points": int, "winner": int,
-                 "inferred": bool, "at": int}
+                 "inferred": bool, "at": int, "by_hand": bool}
         for name, typ in types.items():
             value = data.get(name)
             if value is not None:

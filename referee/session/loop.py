@@ -16,7 +16,8 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from referee.rules import IllegalAction, Rules, Variant
+from referee.rules import IllegalAction, Rules, Tile, Variant
+from referee.rules.table import End
 from referee.rules.variants import BlockedScoring
 from referee.session.eventlog import EventLog
 from referee.session.events import Event
@@ -27,25 +28,37 @@ from referee.vision.types import Detection
 
 Announce = Callable[[Event, str | None], None]
 
-#: What may be entered by hand.
+#: What may be entered by hand on the dashboard.
 ACTIONS = ("pass", "undo", "correct", "next_hand")
+#: ... and in ``watch`` and an inputs file, also a play the camera could not read.
+INPUTS = (*ACTIONS, "play")
 
 
 @dataclasses.dataclass(frozen=True)
 class Input:
-    """Something entered by hand at ``frame``: "pass", "undo", "correct" (``old`` -> ``new``) or
-    "next_hand" (start the next hand: :meth:`referee.session.referee.Referee.next_hand`)."""
+    """Something entered by hand at ``frame``: "pass", "undo", "correct" (``old`` -> ``new``),
+    "next_hand" (start the next hand: :meth:`referee.session.referee.Referee.next_hand`) or
+    "play" (``tile`` at ``end``, the end needed only where the tile fits several: a tile the
+    camera could not read, :meth:`referee.session.referee.Referee.play_by_hand`)."""
 
     frame: int
     action: str
     old: str | None = None
     new: str | None = None
+    tile: str | None = None
+    end: str | None = None
 
     def __post_init__(self) -> None:
-        if self.action not in ACTIONS:
-            raise ValueError(f"unknown input {self.action!r} (pass, undo, correct or next_hand)")
+        if self.action not in INPUTS:
+            raise ValueError(f"unknown input {self.action!r} (pass, undo, correct, next_hand or play)")
         if self.action == "correct" and not (self.old and self.new):
             raise ValueError("a correction needs the tile as read and as it is, e.g. 6-4 6-5")
+        if self.action == "play" and not self.tile:
+            raise ValueError("a play needs the tile, e.g. 6-4, and where it fits several ends the end, e.g. 6-4 left")
+        if self.tile is not None:
+            Tile.parse(self.tile)
+        if self.end is not None and self.end not in {e.value for e in End}:
+            raise ValueError(f"end must be left, right, up or down, got {self.end!r}")
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Input:
@@ -53,9 +66,9 @@ class Input:
         if not isinstance(frame, int) or isinstance(frame, bool):
             raise ValueError(f"'frame' must be an integer, got {frame!r}")
         if not isinstance(action, str):
-            raise ValueError(f"'input' must be pass, undo, correct or next_hand, got {action!r}")
-        old, new = data.get("old"), data.get("new")
-        return cls(frame, action, old if isinstance(old, str) else None, new if isinstance(new, str) else None)
+            raise ValueError(f"'input' must be pass, undo, correct, next_hand or play, got {action!r}")
+        old, new, tile, end = (data.get(k) for k in ("old", "new", "tile", "end"))
+        return cls(frame, action, *(v if isinstance(v, str) else None for v in (old, new, tile, end)))
 
 
 def settings_rules(settings: Mapping[str, Any]) -> Rules:
@@ -157,6 +170,12 @@ class Session:
             return self._handle(ref.undo(item.frame))
         if item.action == "next_hand":
             return self._handle(ref.next_hand(item.frame))
+        if item.action == "play":
+            assert item.tile is not None
+            try:
+                return self._handle(ref.play_by_hand(item.frame, item.tile, item.end))
+            except (ValueError, IllegalAction) as error:
+                raise ValueError(f"play {item.tile}{' ' + item.end if item.end else ''}: {error}") from None
         assert item.old is not None and item.new is not None
         try:
             return self._handle(ref.correct(item.frame, item.old, item.new))

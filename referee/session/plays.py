@@ -83,6 +83,8 @@ class Plays(RefereeBase):
                 self._plays(state, pieces, decided, events)  # the rest, against the opener
             return
         found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
+        if self._by_hand:
+            unknown_new = self._bind_by_hand(unknown_new, found, table_pieces)
         # A state may show a chain of tiles the referee has not seen laid (their own states came
         # too late to read): each round plays what touches the line as it now stands.
         for _ in range(len(new) + len(unknown_new)):
@@ -134,6 +136,39 @@ class Plays(RefereeBase):
             states.add(state.frame)
             if len(states) == self.config.unread_states:
                 self._unfollowed(state, "unreadable_tile", (), events)
+
+    def _bind_by_hand(self, unread: list[Piece], found: list[Contact], table_pieces: dict[str, Piece]) -> list[Piece]:
+        """Tiles played by hand take the unread tiles on the table, oldest first: one against
+        the line whose touching half can show the number it touches (oriented so); a double,
+        one touching the line any way (or, opening the hand, the oldest unread tile). The
+        referee then knows where they lie and follows the tiles laid against them. The unread
+        tiles left."""
+        left = list(unread)
+        for name in list(self._by_hand):
+            if name in table_pieces or name in self._last_seen:
+                self._by_hand.remove(name)  # read after all
+                continue
+            tile = Tile.parse(name)
+            placed = {q.index: q for q in table_pieces.values()}
+            for u in sorted(left, key=self._age):
+                if tile.is_double:
+                    if self.hand.table.size > 1 and not any(
+                            (c.tile == u.index and c.other in placed) or (c.other == u.index and c.tile in placed)
+                            for c in found):
+                        continue
+                    pips = (tile.high, tile.high)
+                else:
+                    against = _value_against(u, found, placed)
+                    if against is None or against[1] not in tile:
+                        continue
+                    half, value = against
+                    far = tile.other(value)
+                    pips = (value, far) if half == 0 else (far, value)
+                self._last_seen[name] = table_pieces[name] = dataclasses.replace(u, pips=pips, uncertain=False)
+                self._by_hand.remove(name)
+                left.remove(u)
+                break
+        return left
 
     def _doubled(self, p: Piece, table_names: set[str]) -> bool:
         """Whether ``p`` reads as a tile already on the table, less than a tile's length from
@@ -379,6 +414,21 @@ def _half_against(u: Piece, found: list[Contact], others: set[int]) -> int | Non
             return c.half
         if c.other == u.index and c.tile in others and c.other_half >= 0:
             return c.other_half
+    return None
+
+
+def _value_against(u: Piece, found: list[Contact], placed: dict[int, Piece]) -> tuple[int, int] | None:
+    """The half of ``u`` touching a tile of ``placed`` end to end, and the number that tile
+    shows there (a double across, or a double's long side, shows its own number)."""
+    for c in found:
+        if c.tile == u.index and c.other in placed:
+            q = placed[c.other]
+            if c.half >= 0 and (q.is_double or c.other_half >= 0):
+                return c.half, q.pips[0] if q.is_double else q.pips[c.other_half]
+        elif c.other == u.index and c.tile in placed and c.other_half >= 0:
+            q = placed[c.tile]
+            if q.is_double or c.half >= 0:
+                return c.other_half, q.pips[0] if q.is_double else q.pips[c.half]
     return None
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from referee.layout.geometry import Piece, contacts, piece
 from referee.rules import IllegalAction, Play, Tile
 from referee.rules.scoring import Termination
-from referee.rules.table import End
+from referee.rules.table import ENDS, End
 from referee.session.base import RefereeConfig, name_of
 from referee.session.draws import Draws
 from referee.session.ends import Placement, place
@@ -254,6 +254,8 @@ class Referee(Plays, Draws):
             if kind is Kind.PLAY and event.tile is not None:
                 end = None if event.end is None else End(event.end)
                 hand.play(Play(Tile.parse(event.tile), end), seat=event.player)
+                if event.by_hand:
+                    self._by_hand.append(event.tile)
                 if hand.is_over() and hand.outcome() is not None:
                     self.waiting_reveal = True
             elif kind is Kind.ILLEGAL and event.tile is not None:
@@ -265,8 +267,8 @@ class Referee(Plays, Draws):
                 if hand.is_over():
                     self.waiting_reveal = True
             elif kind is Kind.UNDO:
-                if hand.move_count():
-                    hand.undo()
+                if hand.move_count() and (action := hand.undo()).tile is not None and str(action.tile) in self._by_hand:
+                    self._by_hand.remove(str(action.tile))
                 self.waiting_reveal = False
             elif kind is Kind.CORRECTION and event.tile and event.reason:
                 self.correct(event.frame, event.reason, event.tile)
@@ -337,6 +339,7 @@ class Referee(Plays, Draws):
         self._last_seen = {}
         self._seen = []
         self._unread = {}
+        self._by_hand = []
 
     # -- by hand ------------------------------------------------------------------------------
 
@@ -359,12 +362,46 @@ class Referee(Plays, Draws):
             self.waiting_reveal = True
         return events
 
+    def play_by_hand(self, frame: int, tile: str, end: str | None = None) -> list[Event]:
+        """A play the camera could not read, entered by hand (after the referee said it cannot
+        read a tile): laid by the player whose turn it is, at ``end`` (left, right, up, down;
+        needed only where the tile fits more than one). ``ValueError``, with nothing logged or
+        said, when it is not legal: a hand entry is checked, not reported as the table's. The
+        unread tile lying against the line is then taken for it (see ``_bind_by_hand``), so
+        the tiles laid against it later are followed."""
+        if self.over or self.waiting_reveal or self.hand.is_over():
+            raise ValueError("the hand is over: nothing can be played (start the next hand, or undo)")
+        laid = Tile.parse(tile)
+        try:
+            where = None if end is None else End(end)
+        except ValueError:
+            raise ValueError(f"end must be left, right, up or down, got {end!r}") from None
+        seat = self._seat()
+        before = self.hand.table.size
+        try:
+            points = self.hand.play(Play(laid, where), seat=seat)
+        except IllegalAction as error:
+            at = f" at the {end} end" if end else ""
+            raise ValueError(f"{laid} cannot be played{at}: {error.reason.value}") from None
+        name = str(laid)
+        self.pending.pop(name, None)
+        self._pending_at.pop(name, None)
+        self._by_hand.append(name)
+        arm = self.hand.table.order[-1] if before else -1
+        events: list[Event] = []
+        self._emit(events, Event(frame, Kind.PLAY, tile=name, end=ENDS[arm].value if arm >= 0 else None,
+                                 player=seat, points=points, by_hand=True))
+        self._after_play_at(frame, events)
+        return events
+
     def undo(self, frame: int) -> list[Event]:
         """Take back the last action of the hand (a play, a draw or a pass)."""
         events: list[Event] = []
         if self.over or not self.hand.move_count():
             return events
         action = self.hand.undo()
+        if action.tile is not None and str(action.tile) in self._by_hand:
+            self._by_hand.remove(str(action.tile))
         self.waiting_reveal = False
         self._emit(events, Event(frame, Kind.UNDO, tile=None if action.tile is None else str(action.tile),
                                  reason=action.kind, player=action.player))
@@ -416,6 +453,8 @@ class Referee(Plays, Draws):
             raise ValueError(f"{new} cannot replace {old}: {error}") from None
         if wrong_seen := self._last_seen.pop(old, None):
             self._last_seen[new] = wrong_seen
+        if str(wrong) in self._by_hand:
+            self._by_hand[self._by_hand.index(str(wrong))] = str(right)
         self._emit(events, Event(frame, Kind.CORRECTION, tile=str(right), reason=str(wrong)))
         return events
 
