@@ -548,14 +548,15 @@ def test_ivory_on_pale_wood_is_found_where_no_face_clears_the_table_bar(frame: i
 
 # -- 4. real photographs ----------------------------------------------------------------------
 #: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was first written,
-#: 10 once the pips' rims were taken into the faces; the floor is that minus about 15 points of
-#: 14 tiles. Half (7) is asserted below.
-HERZOG_8_FLOOR = 8
+#: 10 once the pips' rims were taken into the faces, 13 once pips by a broken edge were too
+#: (segment.pip_spots); the floor is that minus about 15 points of 14 tiles.
+HERZOG_8_FLOOR = 11
 #: Regression floor for all the photos together (54 tiles): 23 read right once lone tiles were
 #: found again from their dividers (15 before), 27 once packed rectangles half on a side wall
 #: were slid onto the face, 29 once a fitted rectangle read unsure took the second look around
-#: it, 38 once the pips' rims were taken into the faces; the floor is that minus about 10 points.
-REAL_RIGHT_FLOOR = 33
+#: it, 38 once the pips' rims were taken into the faces, 40 once pips by a broken edge were too;
+#: the floor is that minus about 10 points.
+REAL_RIGHT_FLOOR = 36
 
 
 def real_photos() -> list[Path]:
@@ -623,11 +624,13 @@ def test_herzog_8_regression_floor() -> None:
 def test_herzog_8_reads_at_least_half_its_tiles() -> None:
     # On ivory nearly as light as the paper, the grey rims of the pips read as shadow and broke
     # the faces with many pips apart: 4 of the 14 tiles were found. The rims are now grown from
-    # the pips into the face (segment.pip_rims).
+    # the pips into the face (segment.pip_rims); pips beside an edge the face mask lost (a
+    # shadowed bevel) opened their holes onto the table, and are now taken in too
+    # (segment.pip_spots): all 14 are found.
     path = next((p for p in real_photos() if p.name == "herzog_8.jpeg"), None)
     assert path is not None
     score = match(*real(path))
-    assert score.tiles == 14
+    assert score.tiles == 14 and score.matched == 14
     assert score.right >= 7
 
 

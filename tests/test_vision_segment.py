@@ -9,7 +9,7 @@ import pytest
 
 from referee.vision.config import VisionConfig
 from referee.vision.facecolour import _closed_blobs
-from referee.vision.segment import Colour, pip_rims
+from referee.vision.segment import Colour, pip_rims, pip_spots
 
 LENGTH = 120.0  # the tile length in the drawn planes' pixels
 PAPER = (180.0, 132.0, 125.0)  # unlit Lab, as measured on a real photo of ivory on white paper
@@ -88,6 +88,63 @@ def test_a_face_without_hue_adds_nothing_and_pip_rim_zero_turns_it_off() -> None
     off = VisionConfig(pip_rim=0.0)
     assert not pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, off).any()
     assert pip_rims(lab, colour(IVORY, rng), colour(PAPER, rng), LENGTH, VisionConfig())[rim].any()
+
+
+def face_with_pips(rng: np.random.Generator,
+                   broken: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """An ivory face (a tile 120 long, 60 wide) on paper with three black pips, one of them
+    0.04 of a tile from the face's edge; with ``broken``, the face mask misses a strip along
+    that edge (a shadowed bevel), so the pip's hole opens onto the table. The planes, the face
+    mask, the foreground and the pips."""
+    shape = (100, 180)
+    lab = plane(shape, PAPER, rng)
+    face = np.zeros(shape, bool)
+    face[20:80, 30:150] = True
+    lab[face] = np.asarray(IVORY, np.float32)
+    pips = [disc(shape, c, 0.05 * LENGTH) for c in ((60, 31), (90, 50), (120, 69))]
+    for pip in pips:
+        lab[pip] = np.asarray(BLACK_PIP, np.float32)
+    mask = (face & ~np.logical_or.reduce(pips)).astype(np.uint8)
+    if broken:
+        mask[20:26, 30:150] = 0
+    return lab, mask, face.astype(np.uint8), pips
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_pips_by_a_broken_edge_are_added_to_the_face(seed: int) -> None:
+    # herzog_8: ivory on white paper, the face mask broken along a shadowed bevel beside a pip:
+    # its hole opens onto the table, filling holes leaves it out and the face falls apart.
+    rng = np.random.default_rng(seed)
+    lab, mask, loose, pips = face_with_pips(rng, broken=True)
+    before = (lab.copy(), mask.copy())
+    out = pip_spots(mask, loose, lab, colour(IVORY, rng), LENGTH, VisionConfig())
+    assert np.array_equal(lab, before[0]) and np.array_equal(mask, before[1]), "the input was modified"
+    assert out.dtype == np.uint8 and out.shape == mask.shape
+    for pip in pips:
+        assert out[pip].mean() > 0.95
+    # Each pip grown by its rim, no further: nothing far from a pip.
+    reach = np.logical_or.reduce([cv2.dilate(p.astype(np.uint8), np.ones((17, 17), np.uint8)) > 0 for p in pips])
+    assert not out[~reach].any()
+
+
+def test_dark_spots_on_the_table_gaps_and_large_stains_are_not_pips() -> None:
+    rng = np.random.default_rng(10)
+    shape = (100, 180)
+    lab = plane(shape, PAPER, rng)
+    lab[disc(shape, (40, 50), 6)] = np.asarray(BLACK_PIP, np.float32)  # a dark speck on the bare table
+    lab[20:80, 100:104] = np.asarray(BLACK_PIP, np.float32)  # a dark gap, long and thin
+    lab[20:80, 120:175] = np.asarray(BLACK_PIP, np.float32)  # a dark stain far larger than a pip
+    mask = np.zeros(shape, np.uint8)
+    mask[15:85, 105:119] = 1  # a face beside the gap and the stain
+    loose = np.ones(shape, np.uint8)
+    assert not pip_spots(mask, loose, lab, colour(IVORY, rng), LENGTH, VisionConfig()).any()
+
+
+def test_pip_ring_zero_turns_pip_spots_off() -> None:
+    rng = np.random.default_rng(11)
+    lab, mask, loose, _ = face_with_pips(rng, broken=True)
+    assert pip_spots(mask, loose, lab, colour(IVORY, rng), LENGTH, VisionConfig()).any()
+    assert not pip_spots(mask, loose, lab, colour(IVORY, rng), LENGTH, VisionConfig(pip_ring=0.0)).any()
 
 
 def test_a_class_labelled_over_its_own_box_gives_opencvs_labels() -> None:

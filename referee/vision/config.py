@@ -48,6 +48,11 @@ class VisionConfig:
     # not cut apart along its rows of pips. pip_rim 0 turns this off.
     pip_area: float = 0.02
     pip_rim: float = 0.06
+    # A pip on a face whose outline is broken beside it (a shadowed bevel) is no hole to fill:
+    # spots that differ from the table, round, pip_least to pip_area of a tile long, with at
+    # least pip_ring of the ring round them face, are taken for pips. pip_ring 0 turns it off.
+    pip_least: float = 0.05
+    pip_ring: float = 0.2
     rim_tint: float = 3.0
     rim_least: float = 0.25
     rim_most: float = 1.3
@@ -214,6 +219,8 @@ class VisionConfig:
             ("shadow_chroma", self.shadow_chroma > 0),
             ("pip_area", 0 < self.pip_area < 0.1),
             ("pip_rim", 0 <= self.pip_rim < 0.2),
+            ("pip_least", 0 < self.pip_least < 0.2),
+            ("pip_ring", 0 <= self.pip_ring <= 1),
             ("rim_tint", self.rim_tint > 0),
             ("rim_least", 0 < self.rim_least < self.rim_most),
             ("rim_most", self.rim_most > 0),

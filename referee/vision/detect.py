@@ -25,6 +25,7 @@ from referee.vision.segment import (
     fit_table,
     foreground,
     pip_rims,
+    pip_spots,
     table_colour,
     to_lab,
     unlit,
@@ -177,6 +178,7 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     length = known.length if known else seen_length
     mask = (face_mask(lab, light, face, tcol, config, u, face_distance) | pip_rims(u, face, tcol, length, config)) \
         & loose
+    mask |= pip_spots(mask, loose, u, face, length, config)
     mask = _fill_holes(mask, length * length / config.aspect / 2)
     k = max(3, round(config.open_share * length)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))

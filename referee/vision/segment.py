@@ -15,7 +15,7 @@ import numpy as np
 from referee.vision.config import VisionConfig
 
 __all__ = ["HUE", "Colour", "TableModel", "face_mask", "fit_table", "foreground", "outline", "pip_rims",
-           "pixels_at", "table_colour", "to_lab", "unlit", "window"]
+           "pip_spots", "pixels_at", "table_colour", "to_lab", "unlit", "window"]
 
 _GRID = (96, 54)
 _CLUSTERS = 5
@@ -253,4 +253,46 @@ def pip_rims(unlit_lab: np.ndarray, face: Colour, table: Colour, length: float, 
     off = np.hypot(ab[:, 0] - share * fa, ab[:, 1] - share * fb)
     tint = (share >= config.rim_least) & (share <= config.rim_most) & (off < config.rim_tint)
     out.reshape(-1)[where[tint]] = 1
+    return out
+
+
+
+def pip_spots(mask: np.ndarray, loose: np.ndarray, unlit_lab: np.ndarray, face: Colour, length: float,
+              config: VisionConfig) -> np.ndarray:
+    """The pips and their rims (0/1) that a face mask (``mask``) leaves out where its edge is
+    broken beside them (a shadowed bevel), so that filling its holes does not fill them: spots
+    far darker than the face (lighter, on a dark face), round and of a pip's size (``length`` is
+    the tile length in these pixels), grown by ``pip_rim`` of a tile, where at least
+    ``pip_ring`` of the ring round them is face; only where the frame differs from the table
+    (``loose``). ``pip_ring`` 0 turns this off."""
+    out = np.zeros(mask.shape, np.uint8)
+    if config.pip_ring <= 0:
+        return out
+    lightness = unlit_lab[..., 0]
+    face_l = float(face.mean[0])
+    if face_l >= 128:
+        spots = (lightness < config.shadow_depth * face_l).view(np.uint8)
+    else:
+        spots = (lightness > face_l + (255 - face_l) * (1 - config.shadow_depth)).view(np.uint8)
+    count, comp, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(spots, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    bw, bh = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64), stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    side = np.maximum(bw, bh)
+    # Round: as wide as high, filling most of its box; of a pip's size (smaller specks are the
+    # face's own texture or noise, larger ones a gap, a shadow or the divider).
+    pip = (area <= config.pip_area * length * length) & (side >= config.pip_least * length) \
+        & (np.minimum(bw, bh) >= 0.5 * side) & (area >= 0.5 * bw * bh)
+    pip[0] = False
+    if not pip.any():
+        return out
+    labels = np.where(pip[comp], comp, 0).astype(np.float32)
+    k = max(3, round(2 * config.pip_rim * length)) | 1
+    grown = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ring = cv2.dilate(grown, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(np.int32)
+    ring[grown > 0] = 0
+    around = np.bincount(ring.ravel(), minlength=count)
+    faced = np.bincount(ring[mask > 0], minlength=count)
+    keep = pip & (faced >= config.pip_ring * np.maximum(around, 1))
+    if keep.any():
+        out[keep[grown.astype(np.int32)] & (loose > 0)] = 1
     return out
