@@ -72,9 +72,9 @@ def dilate_disc(mask: np.ndarray, k: int) -> np.ndarray:
 
 
 def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
-               config: VisionConfig) -> np.ndarray:
-    """The foreground that is neither a found tile nor the table in other light, cut down to its
-    parts wider than an arm's core (an opening by a disc of that width)."""
+               config: VisionConfig, table: np.ndarray) -> np.ndarray:
+    """The foreground over the ``table`` that is neither a found tile nor the table in other
+    light, cut down to its parts wider than an arm's core (:func:`_cores`)."""
     covered = np.zeros(loose.shape, np.uint8)
     grow = config.arm_margin * length
     for b in boxes:
@@ -88,7 +88,12 @@ def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes:
     # A dark arm on a light table may keep the table's hue (brown skin on pale wood): far darker
     # than the table counts too (a lamp's fall-off the model misses is not that dark).
     other = (da >= config.shadow_chroma ** 2) | (lab[..., 0] < config.arm_dark * table_lab[..., 0])
-    rest = loose & (1 - covered) & other.view(np.uint8)
+    return _cores(loose & (1 - covered) & other.view(np.uint8) & table, length, config)
+
+
+def _cores(rest: np.ndarray, length: float, config: VisionConfig) -> np.ndarray:
+    """``rest`` (0/1) cut down to its parts wider than an arm's core, ``arm_core`` tile lengths
+    (an opening by a disc of that width)."""
     radius = config.arm_core * length / 2
     core = (cv2.distanceTransform(rest, cv2.DIST_L2, 5) > radius).astype(np.uint8)
     if not core.any():
@@ -124,8 +129,12 @@ def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: l
     if table is None:
         return False
     tile_area = length * length / config.aspect
-    # The floor beyond the table may be any colour: only what lies over the table counts.
-    if any(_arm_wide(blob & table, length, config) > config.occluder_tiles * tile_area for blob in big):
+    # The floor beyond the table may be any colour: only what lies over the table counts, off
+    # the outline's rim (the sliver of floor between a table's straight edge and the hull of
+    # its outline is thin, but long enough to weigh as much as an arm).
+    k = max(3, round(2 * config.arm_margin * length)) | 1
+    inner = cv2.erode(table, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if any(_arm_wide(blob & inner, length, config) > config.occluder_tiles * tile_area for blob in big):
         return True
-    wide = _wide_rest(lab, table_lab, loose, boxes, length, config) & table
+    wide = _wide_rest(lab, table_lab, loose, boxes, length, config, table)
     return _arm_wide(wide, length, config) > config.arm_tiles * tile_area
