@@ -285,14 +285,21 @@ def pip_spots(mask: np.ndarray, loose: np.ndarray, unlit_lab: np.ndarray, face: 
     pip[0] = False
     if not pip.any():
         return out
-    labels = np.where(pip[comp], comp, 0).astype(np.float32)
+    # The growing and the ring only round the candidates (labels below 2**24 stay exact).
     k = max(3, round(2 * config.pip_rim * length)) | 1
-    grown = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    ring = cv2.dilate(grown, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(np.int32)
+    x = stats[pip, cv2.CC_STAT_LEFT]
+    y = stats[pip, cv2.CC_STAT_TOP]
+    x0, y0, x1, y1 = window(int(x.min()), int(y.min()), int((x + bw[pip]).max()), int((y + bh[pip]).max()), k,
+                            mask.shape)
+    part = comp[y0:y1, x0:x1]
+    labels = np.where(pip[part], part, 0).astype(np.float32)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    grown = cv2.dilate(labels, disc)
+    ring = cv2.dilate(grown, disc).astype(np.int32)
     ring[grown > 0] = 0
     around = np.bincount(ring.ravel(), minlength=count)
-    faced = np.bincount(ring[mask > 0], minlength=count)
+    faced = np.bincount(ring[mask[y0:y1, x0:x1] > 0], minlength=count)
     keep = pip & (faced >= config.pip_ring * np.maximum(around, 1))
     if keep.any():
-        out[keep[grown.astype(np.int32)] & (loose > 0)] = 1
+        out[y0:y1, x0:x1][keep[grown.astype(np.int32)] & (loose[y0:y1, x0:x1] > 0)] = 1
     return out
