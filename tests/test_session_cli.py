@@ -192,7 +192,14 @@ def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
     assert "The hand had 13 plays; the referee followed" in result.stdout
     assert "made 0 false calls" in result.stdout
     events = [line for line in lines if line.startswith("frame")]
-    assert events and all(" play " in e or " draw " in e or " unfollowed " in e or "6-5" in e for e in events)
+    assert events and all(" play " in e or " draw " in e or " unfollowed " in e or "6-5" in e or " hand_end " in e
+                          for e in events)
+    # The last tile laid wins the hand for the player who laid it; the loser's tile left in
+    # hand may be unreadable (then the points are not guessed).
+    ends = [e for e in events if " hand_end " in e]
+    plays = [e for e in events if " play " in e]
+    if ends:
+        assert len(ends) == 1 and ends[0].split("winner=")[1].split()[0] == plays[-1].split("player=")[1].split()[0]
 
 
 @pytest.mark.parametrize(("args", "needle"), [

@@ -258,9 +258,13 @@ def test_off_this_machine_a_token_is_made_and_printed_in_the_url() -> None:
     (b'{"action": 5}', "'action'"),
     (b'{"action": "correct", "old": "6-4"}', "'new'"),
     (b'{"action": "correct", "old": "6-4", "new": "6-x"}', "6-x"),
-    (b'{"action": "pass", "old": "6-4"}', "no tiles"),
+    (b'{"action": "pass", "old": "6-4"}', "only correct"),
     (b'{"action": "pass", "colour": "red"}', "colour"),
     (b'{"action": "correct", "old": 64, "new": "6-5"}', "64"),
+    (b'{"action": "play"}', "'tile'"),
+    (b'{"action": "play", "tile": "6-x"}', "6-x"),
+    (b'{"action": "play", "tile": "6-4", "end": "sideways"}', "sideways"),
+    (b'{"action": "pass", "tile": "6-4"}', "only play"),
     (b"x" * 5000, "5000 bytes"),
 ])
 def test_a_bad_control_is_named_and_changes_nothing(body: bytes, needle: str) -> None:
@@ -284,10 +288,34 @@ def test_a_control_from_another_web_site_is_refused(headers: dict[str, str], nee
     assert hub.take() == []
 
 
+def test_a_play_the_camera_cannot_read_is_entered_on_the_page() -> None:
+    # Before any frame: the opener (seat 1) lays 6-6, entered by hand; the rules check it, the
+    # page's state shows it, and a tile that fits nowhere is refused with the reason.
+    running = Running(frames=False)
+    try:
+        response = httpx.post(running.url + "api/control", json={"action": "play", "tile": "6-6", "end": ""},
+                              timeout=10)
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        assert answer["ok"] is True and [e["tile"] for e in answer["events"]] == ["6-6"]
+        event = running.session.events[-1]
+        assert (event.kind, event.tile, event.player, event.by_hand) == (Kind.PLAY, "6-6", 1, True)
+        assert httpx.get(running.url + "api/state").json()["line"]["line"] == ["6-6"]
+        response = httpx.post(running.url + "api/control", json={"action": "play", "tile": "2-3", "end": "left"},
+                              timeout=10)
+        assert response.status_code == 409
+        assert "cannot be played at the left end: mismatch" in response.json()["message"]
+        assert len(running.session.events) == 1
+    finally:
+        running.stop()
+
+
 def test_controls_are_validated_as_values() -> None:
     assert Control.from_json({"action": "correct", "old": "4-6", "new": "6-5"}) == Control("correct", "4-6", "6-5")
     with pytest.raises(ControlError, match="'old'"):
         Control("correct", None, "6-5")
+    assert Control.from_json({"action": "play", "tile": "6-4", "end": "up"}) == Control("play", tile="6-4", end="up")
+    assert Control.from_json({"action": "play", "tile": "6-4", "end": ""}) == Control("play", tile="6-4")
 
 
 def _messages(response: httpx.Response) -> Iterator[dict[str, Any]]:

@@ -143,6 +143,13 @@ def test_the_page_shows_the_replayed_hand_and_a_pass_reaches_the_referee(browser
         # pass is refused, and nothing is logged or said.
         expect(page.locator("#answer")).to_contain_text("the hand is over: nobody can pass")
         expect(illegal).to_have_count(1)
+        # A play the camera could not read, typed in: it reaches the referee, who refuses it
+        # (Referee.play_by_hand: the hand is over).
+        page.fill("#play-tile", "6-6")
+        page.select_option("#play-end", "left")
+        page.click("#play")
+        expect(page.locator("#answer")).to_contain_text("the hand is over: nothing can be played")
+        expect(illegal).to_have_count(1)
         page.close()
         code, took = referee.interrupt()
         assert code == 0 and took < 5

@@ -28,10 +28,10 @@ from referee.vision.types import Detection
 
 Announce = Callable[[Event, str | None], None]
 
-#: What may be entered by hand on the dashboard.
-ACTIONS = ("pass", "undo", "correct", "next_hand")
-#: ... and in ``watch`` and an inputs file, also a play the camera could not read.
-INPUTS = (*ACTIONS, "play")
+#: What may be entered by hand (``watch`` keys, an inputs file, the dashboard).
+ACTIONS = ("pass", "undo", "correct", "next_hand", "play")
+#: The ends a play may be entered at.
+END_NAMES = tuple(e.value for e in End)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Input:
     end: str | None = None
 
     def __post_init__(self) -> None:
-        if self.action not in INPUTS:
+        if self.action not in ACTIONS:
             raise ValueError(f"unknown input {self.action!r} (pass, undo, correct, next_hand or play)")
         if self.action == "correct" and not (self.old and self.new):
             raise ValueError("a correction needs the tile as read and as it is, e.g. 6-4 6-5")
@@ -57,7 +57,7 @@ class Input:
             raise ValueError("a play needs the tile, e.g. 6-4, and where it fits several ends the end, e.g. 6-4 left")
         if self.tile is not None:
             Tile.parse(self.tile)
-        if self.end is not None and self.end not in {e.value for e in End}:
+        if self.end is not None and self.end not in END_NAMES:
             raise ValueError(f"end must be left, right, up or down, got {self.end!r}")
 
     @classmethod

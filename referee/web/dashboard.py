@@ -154,7 +154,8 @@ class Dashboard:
         its answer: the events it caused, or why it was refused."""
         frame = max(self.index, 0)
         try:
-            produced = self.session.manual(Input(frame, control.action, control.old, control.new))
+            produced = self.session.manual(Input(frame, control.action, control.old, control.new, control.tile,
+                                                 control.end))
         except (ValueError, IllegalAction) as error:
             answer = Answer(control.id, control.action, False, str(error))
         else:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.rules.tiles import parse_halves
-from referee.session.loop import ACTIONS
+from referee.session.loop import ACTIONS, END_NAMES
 
 
 class ControlError(ValueError):
@@ -33,12 +33,15 @@ class HubClosed(RuntimeError):
 @dataclasses.dataclass(frozen=True)
 class Control:
     """A control posted from the page: ``action`` is one of pass, undo, correct (``old`` read
-    as, ``new`` really), next_hand; ``id`` numbers it so its answer can be found."""
+    as, ``new`` really), next_hand, play (``tile`` the camera could not read, at ``end`` where
+    it fits several); ``id`` numbers it so its answer can be found."""
 
     action: str
     old: str | None = None
     new: str | None = None
     id: int = 0
+    tile: str | None = None
+    end: str | None = None
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
@@ -50,24 +53,35 @@ class Control:
                     raise ControlError(f"a correction needs {name!r}: the tile as read and as it is, e.g. 6-4 6-5")
                 parse_halves(value)  # ValueError naming the tile
         elif self.old is not None or self.new is not None:
-            raise ControlError(f"{self.action} takes no tiles (only correct does)")
+            raise ControlError(f"{self.action} takes no 'old' or 'new' tiles (only correct does)")
+        if self.action == "play":
+            if self.tile is None:
+                raise ControlError("a play needs 'tile': the tile laid, e.g. 6-4")
+            parse_halves(self.tile)
+            if self.end is not None and self.end not in END_NAMES:
+                raise ControlError(f"'end' must be one of {', '.join(END_NAMES)}, got {self.end!r}")
+        elif self.tile is not None or self.end is not None:
+            raise ControlError(f"{self.action} takes no 'tile' or 'end' (only play does)")
 
     @classmethod
     def from_json(cls, data: object) -> Control:
         """The control a posted JSON body asks for; :class:`ControlError` naming what is wrong."""
         if not isinstance(data, dict):
             raise ControlError(f"the body must be a JSON object like {{\"action\": \"pass\"}}, got {data!r}")
-        unknown = sorted(set(data) - {"action", "old", "new"})
+        unknown = sorted(set(data) - {"action", "old", "new", "tile", "end"})
         if unknown:
-            raise ControlError(f"unknown field {unknown[0]!r} (action, old, new)")
+            raise ControlError(f"unknown field {unknown[0]!r} (action, old, new, tile, end)")
         action = data.get("action")
         if not isinstance(action, str):
             raise ControlError(f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}")
-        for name in ("old", "new"):
+        for name in ("old", "new", "tile"):
             if data.get(name) is not None and not isinstance(data[name], str):
                 raise ControlError(f"{name!r} must be a tile like \"6-4\", got {data[name]!r}")
+        end = data.get("end")
+        if end == "":
+            end = None  # the page's "any end"
         try:
-            return cls(action, data.get("old"), data.get("new"))
+            return cls(action, data.get("old"), data.get("new"), tile=data.get("tile"), end=end)
         except ControlError:
             raise
         except ValueError as error:

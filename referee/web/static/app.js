@@ -82,11 +82,10 @@ function showAnswer(answer) {
   text(box, answer.message);
 }
 
-async function control(action, old, now) {
+async function control(action, fields) {
   const headers = {"Content-Type": "application/json"};
   if (token) headers["X-Referee-Token"] = token;
-  const body = {action};
-  if (old !== undefined) { body.old = old; body.new = now; }
+  const body = Object.assign({action}, fields || {});
   const box = $("answer");
   box.className = "waiting";
   text(box, "sent…");
@@ -117,7 +116,11 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   $("correct-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    control("correct", $("correct-old").value.trim(), $("correct-new").value.trim());
+    control("correct", {old: $("correct-old").value.trim(), new: $("correct-new").value.trim()});
+  });
+  $("play-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    control("play", {tile: $("play-tile").value.trim(), end: $("play-end").value});
   });
   $("camera").src = "/frame.mjpg";
   connect();
