@@ -117,6 +117,34 @@ def test_a_state_needs_stable_frames_agreeing_frames_and_is_dated_by_its_first()
     assert stab.feed(13, det) is None  # the same state is reported once
 
 
+def test_a_state_is_given_again_when_a_tile_reaches_confirm_votes_sure_readings() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2, confirm_votes=2))
+    sure, doubtful = RIGHT_34, dataclasses.replace(RIGHT_34, confidence=0.3, uncertain=True)
+    assert stab.feed(0, detection(OPEN_63, sure)) is None
+    first = stab.feed(1, detection(OPEN_63, doubtful))
+    assert first is not None and {t.name: t.votes for t in first.tiles}["4-3"] == 1
+    assert stab.feed(2, detection(OPEN_63, doubtful)) is None  # nothing new
+    again = stab.feed(3, detection(OPEN_63, sure))
+    assert again is not None and {t.name: t.votes for t in again.tiles}["4-3"] == 2
+    assert stab.feed(4, detection(OPEN_63, sure)) is None  # given once more, not every frame
+    with pytest.raises(ValueError, match="confirm_votes"):
+        StabiliserConfig(confirm_votes=0)
+
+
+def test_an_illegal_tile_read_surely_once_then_doubtfully_is_flagged_when_read_surely_again() -> None:
+    # A rendered hand (9301-003): the illegal 4-2 lay four frames, read surely in the first and
+    # the last. The first state held it with one sure reading (too few to call it illegal), and
+    # no state came again while it lay there: the illegal placement went unflagged.
+    session = Session(FIVES, never, referee_config=RefereeConfig(opener=0))
+    doubtful = dataclasses.replace(WRONG_43, confidence=0.3, uncertain=True)
+    for frame, det in enumerate([detection(OPEN_63), detection(OPEN_63), OCCLUDED, detection(OPEN_63, WRONG_43),
+                                 detection(OPEN_63, doubtful), detection(OPEN_63, doubtful),
+                                 detection(OPEN_63, WRONG_43)]):
+        session.frame(frame, detection=det)
+    assert [(e.kind, e.tile, e.reason) for e in session.events] == [(Kind.PLAY, "6-3", None),
+                                                                  (Kind.ILLEGAL, "4-3", "mismatch")]
+
+
 def test_an_occluded_frame_breaks_the_run() -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=3))
     det = detection(OPEN_63)

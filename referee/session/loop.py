@@ -115,7 +115,10 @@ class Session:
                  announce: Announce | None = None) -> None:
         self.detect = detect
         self.referee = Referee(rules, referee_config)
-        self.stabiliser = Stabiliser(stabiliser)
+        # The stabiliser gives a state again once a tile is read surely as often as the referee
+        # needs before it calls a placement illegal.
+        self.stabiliser = Stabiliser(dataclasses.replace(stabiliser or StabiliserConfig(),
+                                                         confirm_votes=self.referee.config.illegal_votes))
         self.log = log
         self.phrases = phrases or Phrases.load("pl")
         self.names = names

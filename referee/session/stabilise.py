@@ -67,7 +67,11 @@ class StabiliserConfig:
     a whole tile's bar: nothing else checks a half standing alone (on tiny, blurred tiles a
     half read at 0.5 was often another number); ``unsure_match``: how far (in tile widths) a
     tile read surely may lie from a box the run only ever read doubtfully and still be that tile
-    (vision boxed it a little off, along a run of touching tiles), not a new tile."""
+    (vision boxed it a little off, along a run of touching tiles), not a new tile;
+    ``confirm_votes``: a state is given again, unchanged but for its votes, when more frames of
+    it bring a tile to this many confident readings (the referee calls a placement illegal only
+    once a tile is read surely that often: a tile read surely once and doubtfully since would
+    otherwise never be judged while it lay there)."""
 
     stable_frames: int = 2
     min_votes: int = 1
@@ -76,12 +80,15 @@ class StabiliserConfig:
     half_sure: float = 0.8
     lapse_share: float = 0.5
     unsure_match: float = 0.75
+    confirm_votes: int = 2
 
     def __post_init__(self) -> None:
         if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
             raise ValueError(f"stable_frames must be a whole number of frames >= 1, got {self.stable_frames!r}")
         if not isinstance(self.min_votes, int) or self.min_votes < 1:
             raise ValueError(f"min_votes must be a whole number >= 1, got {self.min_votes!r}")
+        if not isinstance(self.confirm_votes, int) or self.confirm_votes < 1:
+            raise ValueError(f"confirm_votes must be a whole number >= 1, got {self.confirm_votes!r}")
         if not (isinstance(self.miss_share, (int, float)) and 0 <= self.miss_share < 1):
             raise ValueError(f"miss_share must be a share of the tiles from 0 to below 1, got {self.miss_share!r}")
         if not (isinstance(self.half_sure, (int, float)) and 0 < self.half_sure <= 1):
@@ -122,13 +129,14 @@ def _name(pips: tuple[int, int]) -> str:
 
 class Stabiliser:
     """Feed it every frame's detection; it returns a state when one becomes stable (and again
-    when more frames of the same state change a tile's voted value)."""
+    when more frames of the same state change a tile's voted value, or bring a tile to
+    ``confirm_votes`` confident readings)."""
 
     def __init__(self, config: StabiliserConfig | None = None) -> None:
         self.config = config or StabiliserConfig()
         self._run: list[tuple[int, Detection]] = []
         self._tracks: list[_Track] = []
-        self._emitted: tuple[tuple[str, bool | int], ...] | None = None
+        self._emitted: tuple[tuple[str | bool | int, ...], ...] | None = None
         self._held: list[tuple[int, Detection]] = []  # the lapse going on (see ``feed``)
         # Every tile read surely in any unoccluded frame: name -> (frame, centre, width) of the
         # first such reading at each place; kept across runs (a state may miss a tile vision
@@ -178,7 +186,9 @@ class Stabiliser:
         if len(self._run) < self.config.stable_frames:
             return None
         state = self._state()
-        signature = (*sorted((t.name, t.decided) for t in state.tiles), ("face_down", state.face_down))
+        confirm = self.config.confirm_votes
+        signature = (*sorted((t.name, t.decided, t.votes >= confirm) for t in state.tiles),
+                     ("face_down", state.face_down))
         if signature == self._emitted:
             return None
         self._emitted = signature
