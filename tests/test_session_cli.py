@@ -223,6 +223,7 @@ def test_user_errors_are_one_line(args: list[str], needle: str) -> None:
     ('{"frame": 2, "input": "dance"}', "dance"),
     ('{"frame": 2, "input": "play"}', "needs the tile"),
     ('{"frame": 2, "input": "play", "tile": "6-4", "end": "sideways"}', "sideways"),
+    ('{"frame": 2, "input": "play", "tile": 64}', "'tile' must be text"),
 ])
 def test_a_bad_inputs_line_is_named(tmp_path: Path, bad: str, needle: str) -> None:
     inputs = tmp_path / "inputs.jsonl"

@@ -67,8 +67,11 @@ class Input:
             raise ValueError(f"'frame' must be an integer, got {frame!r}")
         if not isinstance(action, str):
             raise ValueError(f"'input' must be pass, undo, correct, next_hand or play, got {action!r}")
-        old, new, tile, end = (data.get(k) for k in ("old", "new", "tile", "end"))
-        return cls(frame, action, *(v if isinstance(v, str) else None for v in (old, new, tile, end)))
+        values = {k: data.get(k) for k in ("old", "new", "tile", "end")}
+        for k, v in values.items():
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"{k!r} must be text like \"6-4\" (or an end: left, right, up, down), got {v!r}")
+        return cls(frame, action, values["old"], values["new"], values["tile"], values["end"])
 
 
 def settings_rules(settings: Mapping[str, Any]) -> Rules:
