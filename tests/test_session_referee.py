@@ -552,6 +552,15 @@ def test_a_play_by_hand_is_judged_by_the_rules_and_undone_like_any() -> None:
     assert kinds(ref.observe(state(6, OPEN_63, RIGHT_34))) == [Kind.PLAY]
 
 
+def test_an_end_named_for_the_opening_tile_by_hand_is_no_matter() -> None:
+    # The first tile goes to no end; a player who names one ("t 6-6 up") means the same play.
+    ref = Referee(FIVES, RefereeConfig(opener=1))
+    (play,) = ref.play_by_hand(2, "6-6", "up")
+    assert (play.kind, play.tile, play.end, play.player, play.by_hand) == (Kind.PLAY, "6-6", None, 1, True)
+    with pytest.raises(ValueError, match="got 'top'"):
+        Referee(FIVES).play_by_hand(2, "6-6", "top")
+
+
 def test_a_play_by_hand_is_kept_on_resume() -> None:
     ref = opened()
     ref.play_by_hand(4, "3-4")

@@ -378,6 +378,8 @@ class Referee(Plays, Draws):
             raise ValueError(f"end must be left, right, up or down, got {end!r}") from None
         seat = self._seat()
         before = self.hand.table.size
+        if not before:
+            where = None  # the opening tile has no end to go to: whichever a player names
         try:
             points = self.hand.play(Play(laid, where), seat=seat)
         except IllegalAction as error:
