@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable
 
 from referee.layout.geometry import Piece, contacts, piece
-from referee.rules import IllegalAction, Play, Tile
+from referee.rules import Action, IllegalAction, Play, Tile
 from referee.rules.scoring import Termination
 from referee.rules.table import ENDS, End
 from referee.session.base import RefereeConfig, name_of
@@ -267,8 +267,8 @@ class Referee(Plays, Draws):
                 if hand.is_over():
                     self.waiting_reveal = True
             elif kind is Kind.UNDO:
-                if hand.move_count() and (action := hand.undo()).tile is not None and str(action.tile) in self._by_hand:
-                    self._by_hand.remove(str(action.tile))
+                if hand.move_count():
+                    self._take_back()
                 self.waiting_reveal = False
             elif kind is Kind.CORRECTION and event.tile and event.reason:
                 self.correct(event.frame, event.reason, event.tile)
@@ -396,14 +396,20 @@ class Referee(Plays, Draws):
         self._after_play_at(frame, events)
         return events
 
+    def _take_back(self) -> Action:
+        """Undo the hand's last action; a tile played by hand and not yet matched on the table
+        is forgotten with it."""
+        action = self.hand.undo()
+        if action.tile is not None and str(action.tile) in self._by_hand:
+            self._by_hand.remove(str(action.tile))
+        return action
+
     def undo(self, frame: int) -> list[Event]:
         """Take back the last action of the hand (a play, a draw or a pass)."""
         events: list[Event] = []
         if self.over or not self.hand.move_count():
             return events
-        action = self.hand.undo()
-        if action.tile is not None and str(action.tile) in self._by_hand:
-            self._by_hand.remove(str(action.tile))
+        action = self._take_back()
         self.waiting_reveal = False
         self._emit(events, Event(frame, Kind.UNDO, tile=None if action.tile is None else str(action.tile),
                                  reason=action.kind, player=action.player))
