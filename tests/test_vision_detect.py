@@ -549,14 +549,16 @@ def test_ivory_on_pale_wood_is_found_where_no_face_clears_the_table_bar(frame: i
 # -- 4. real photographs ----------------------------------------------------------------------
 #: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was first written,
 #: 10 once the pips' rims were taken into the faces, 13 once pips by a broken edge were too
-#: (segment.pip_spots); the floor is that minus about 15 points of 14 tiles.
-HERZOG_8_FLOOR = 11
+#: (segment.pip_spots), 14 once a rectangle out of the set's proportions was fitted on its
+#: divider from its other side; the floor is that minus about 15 points of 14 tiles.
+HERZOG_8_FLOOR = 12
 #: Regression floor for all the photos together (54 tiles): 23 read right once lone tiles were
 #: found again from their dividers (15 before), 27 once packed rectangles half on a side wall
 #: were slid onto the face, 29 once a fitted rectangle read unsure took the second look around
-#: it, 38 once the pips' rims were taken into the faces, 40 once pips by a broken edge were too;
-#: the floor is that minus about 10 points.
-REAL_RIGHT_FLOOR = 36
+#: it, 38 once the pips' rims were taken into the faces, 40 once pips by a broken edge were too,
+#: 42 once rectangles out of the set's proportions were fitted on their dividers from their
+#: other side; the floor is that minus about 10 points.
+REAL_RIGHT_FLOOR = 38
 
 
 def real_photos() -> list[Path]:
@@ -594,7 +596,7 @@ def test_a_grey_photo_is_not_read_as_hundreds_of_specks() -> None:
     assert len(d.tiles) + len(d.face_down) <= 7
 
 
-@pytest.mark.parametrize(("name", "least"), [("herzog_1.jpeg", 12), ("herzog_2.jpeg", 3)])
+@pytest.mark.parametrize(("name", "least"), [("herzog_1.jpeg", 13), ("herzog_2.jpeg", 3)])
 def test_tiles_seen_with_their_side_walls_and_shadows_are_read(name: str, least: int) -> None:
     # herzog_2: four tiles touching in an L, photographed from a side: the blob holds their
     # side walls, and two rectangles packed into it sat half a width off their faces, their
@@ -602,7 +604,9 @@ def test_tiles_seen_with_their_side_walls_and_shadows_are_read(name: str, least:
     # fitted among the walls comes out small, three of the four are read (one was before).
     # herzog_1: fourteen lone tiles casting shadows on paper; fitted on their dividers, two
     # still read unsure with an end on the shadow's edge, and are read by the second look
-    # around the fitted rectangle: twelve of fourteen (ten before).
+    # around the fitted rectangle: twelve of fourteen (ten before). One rectangle reached onto
+    # its neighbour's end, too long for the face fitted near its length: fitted from its width,
+    # in the set's proportions, all fourteen are read.
     path = next((p for p in real_photos() if p.name == name), None)
     assert path is not None
     score = match(*real(path))

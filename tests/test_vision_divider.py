@@ -150,3 +150,38 @@ def test_a_packed_rectangle_half_on_the_wall_is_slid_onto_the_face(seed: int) ->
     assert abs((found.angle - angle + 90) % 180 - 90) < 3
     unslid = on_divider(image, packed, VisionConfig(divider_slide=0.0), 0.15)
     assert not unslid or math.dist((unslid.cx, unslid.cy), (x, y)) > 0.05 * L
+
+
+
+def fits_the_face(found: Box | None, x: float, y: float, width_tolerance: float) -> bool:
+    return bool(found) and math.dist((found.cx, found.cy), (x, y)) < 0.05 * L \
+        and abs(found.length - L) < 0.08 * L and abs(found.width - W) < width_tolerance * W
+
+
+def test_a_rectangle_reaching_onto_the_next_tile_is_fitted_to_the_face_from_its_width() -> None:
+    # A rectangle packed round a tile and part of the next one end to end is too long for the
+    # face fitted near its own length: it is fitted from its width, in the set's proportions.
+    # (In a frame or two of ten the face is fitted with its wall, as it is without stretching.)
+    fitted = {"length": 0, "": 0}
+    for seed in range(10):
+        image, truth = touching_pair(np.random.default_rng(7800 + seed))
+        (x, y), (x1, y1) = truth[0].center, truth[1].center
+        angle = math.degrees(math.atan2(y1 - y, x1 - x))
+        ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        # The face and its wall, and 0.6 of the next tile's length.
+        long = Box(x + OFF[0] / 2 + 0.3 * L * ux, y + OFF[1] / 2 + 0.3 * L * uy, 1.6 * L, W, angle)
+        for stretch in fitted:
+            fitted[stretch] += fits_the_face(on_divider(image, long, VisionConfig(), stretch=stretch), x, y, 0.15)
+    assert fitted == {"length": pytest.approx(10, abs=2), "": 0}
+
+
+def test_a_rectangle_too_narrow_for_the_face_is_fitted_from_its_length() -> None:
+    # A rectangle fitted to a face cut by a shadow along its side is too narrow: the face's
+    # sides are looked for as far as its length, in the set's proportions, reaches.
+    fitted = {"width": 0, "": 0}
+    for seed in range(10):
+        image, x, y, angle = one_tile(4600 + seed)
+        narrow = Box(x, y, L, 0.7 * W, angle)
+        for stretch in fitted:
+            fitted[stretch] += fits_the_face(on_divider(image, narrow, VisionConfig(), stretch=stretch), x, y, 0.1)
+    assert fitted == {"width": pytest.approx(10, abs=2), "": 0}

@@ -223,12 +223,25 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
     holds there. A sure reading (not a double unless ``doubles``, nor the double blank unless
     ``blank``) stands when the second look around the rectangle (:func:`relook`, with
     ``support``) agrees; an unsure one (an end on a shadow's edge) gives way to that second
-    look, on its own bar. A packed tile is read at the fitted size, then at the frame's."""
+    look, on its own bar. A packed tile is read at the fitted size, then at the frame's. The
+    sides are fitted near the rectangle's own first; then, on a rectangle out of the set's
+    proportions by more than ``divider_aspect``, its length, then its width, reaching to the
+    other side in those proportions."""
     if config.divider_span <= 0:
         return None
-    fitted = on_divider(image, box, config, reach)
-    if fitted is None:
-        return None
+    off = not 1 / (1 + config.divider_aspect) < box.length / box.width / config.aspect < 1 + config.divider_aspect
+    for stretch in ("", "length", "width") if off else ("",):
+        fitted = on_divider(image, box, config, reach, stretch)
+        if fitted is None:
+            continue
+        if (found := _read_fitted(image, box, fitted, contrast, config, support, doubles, blank)) is not None:
+            return found
+    return None
+
+
+def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, config: VisionConfig,
+                 support: int | None, doubles: bool, blank: bool) -> tuple[Reading, Box] | None:
+    """The reading on ``fitted`` (see :func:`_on_divider`), None when it does not stand."""
     # A packed tile's face fitted among touching tiles and side walls may come out small.
     sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width)] if box.packed else [fitted]
     for found in sizes:

@@ -95,15 +95,16 @@ def _slid(box: Box, across: float) -> Box:
     return dataclasses.replace(box, cx=box.cx - math.sin(a) * across, cy=box.cy + math.cos(a) * across)
 
 
-def _half_size(profile: np.ndarray, size: float, config: VisionConfig) -> float | None:
+def _half_size(profile: np.ndarray, sizes: tuple[float, float], config: VisionConfig) -> float | None:
     """Half the face's size (profile pixels) in a profile of distance from the face colour
     centred on the face's middle: where the climbs on both sides together are steepest, the face
-    between ``divider_least`` and ``divider_most`` of the rectangle's ``size`` (profile pixels)."""
+    between ``divider_least`` of the smaller and ``divider_most`` of the larger of ``sizes``
+    (profile pixels: the rectangle's side, and the other side in the set's proportions)."""
     p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.0).ravel()
     g = np.gradient(p)
     c = len(p) / 2
     best, best_half = -np.inf, None
-    for half in np.arange(config.divider_least * size / 2, config.divider_most * size / 2, 0.5):
+    for half in np.arange(config.divider_least * min(sizes) / 2, config.divider_most * max(sizes) / 2, 0.5):
         i, j = round(c - half), round(c + half)
         if i < 1 or j > len(p) - 2:
             break
@@ -113,7 +114,8 @@ def _half_size(profile: np.ndarray, size: float, config: VisionConfig) -> float 
     return best_half if best > 0 else None
 
 
-def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float | None = None) -> Box | None:
+def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float | None = None,
+               stretch: str = "") -> Box | None:
     """The rectangle of the lone tile in ``box`` (frame pixels) centred on its divider, turned
     square to it and with its sides fitted about it (see the module's note); None when no
     divider shows within ``reach`` (default ``divider_reach``) of the middle, or the fitted
@@ -121,36 +123,44 @@ def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float |
     short by its long side (the rectangle sits partly off the face, on its side wall), the
     rectangle slid ``divider_slide`` of its width to either side is tried too, the clearest
     divider first (slid, the divider must end inside the rectangle on one side at least: the
-    edge of a tile or of its wall crosses a slid rectangle from side to side)."""
+    edge of a tile or of its wall crosses a slid rectangle from side to side). ``stretch``: see
+    :func:`_fit`."""
     reach = config.divider_reach if reach is None else reach
     here = _find(image, box, config, reach)
     if config.divider_slide <= 0 or (here is not None and not here.cut):
-        return _fit(image, box, here, config)
+        return _fit(image, box, here, config, stretch)
     tries = [(here, box)] if here is not None else []
     for side in (-1, 1):
         slid = _slid(box, side * config.divider_slide * box.width)
         if (found := _find(image, slid, config, reach)) is not None and found.cut < 2:
             tries.append((found, slid))
     for found, slid in sorted(tries, key=lambda f: -f[0].score):
-        fitted = _fit(image, slid, found, config)
+        fitted = _fit(image, slid, found, config, stretch)
         if fitted is not None:
             return fitted
     return None
 
 
-def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig) -> Box | None:
+def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig, stretch: str = "") -> Box | None:
     """``box`` centred on the divider ``found`` there (see :func:`_find`), turned square to it,
     its sides fitted about it; None without a divider or when the sides are not in a tile's
-    proportions."""
+    proportions. Each side is looked for near the box's own; the one named by ``stretch``
+    ("length" or "width") anywhere from there to the other side in the set's proportions (a
+    rectangle packed round a tile and part of the next one, or round a tile and its shadow, is
+    too long or too wide)."""
     if found is None:
         return None
-    along, across, turn = found.along, found.across, found.turn
+    shift, across, turn = found.along, found.across, found.turn
     a = math.radians(box.angle)
     moved = _slid(box, across)
-    centred = dataclasses.replace(moved, cx=moved.cx + math.cos(a) * along, cy=moved.cy + math.sin(a) * along,
+    centred = dataclasses.replace(moved, cx=moved.cx + math.cos(a) * shift, cy=moved.cy + math.sin(a) * shift,
                                   angle=box.angle + turn)
     res = _FIT_RES / box.width
     margin = 1 + 2 * (config.divider_most - 1 + 0.1)
+    if stretch == "length":
+        margin *= max(1.0, box.width * config.aspect / box.length)
+    elif stretch == "width":
+        margin *= max(1.0, box.length / config.aspect / box.width)
     sizes = []
     for length_wise in (True, False):
         square = strip(image, centred, box.length * (margin if length_wise else 1),
@@ -164,7 +174,10 @@ def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig)
         # A low percentile across the other way: pips and the divider do not make an edge.
         profile = (np.percentile(distance[int(0.3 * m):int(0.7 * m) + 1], 30, axis=0) if length_wise
                    else np.percentile(distance[:, int(0.25 * n):int(0.75 * n) + 1], 30, axis=1))
-        half = _half_size(profile, (box.length if length_wise else box.width) * res, config)
+        side, other = ((box.length, box.width * config.aspect) if length_wise
+                       else (box.width, box.length / config.aspect))
+        sides = (side, other) if stretch == ("length" if length_wise else "width") else (side, side)
+        half = _half_size(profile, (sides[0] * res, sides[1] * res), config)
         if half is None:
             return None
         sizes.append(2 * half / res)
