@@ -203,6 +203,14 @@ class VisionConfig:
     arm_even: float = 0.75
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
+    # Faces the set's colour missed (a coloured set's tints differ from tile to tile) are
+    # looked for by shape in what differs from the table at all: a blob holding no tile found,
+    # filling at least shape_fill of its rectangle, its sides within shape_size (either way) of
+    # those of the blobs holding one lone tile found (at least shape_samples of them), that
+    # reads as a face (shape_size 0 turns this off).
+    shape_size: float = 0.15
+    shape_samples: int = 3
+    shape_fill: float = 0.85
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -230,6 +238,9 @@ class VisionConfig:
             ("leftover_share", 0 <= self.leftover_share < 1),
             ("pack_fit", 0.3 < self.pack_fit <= 1),
             ("open_share", 0 <= self.open_share < 0.3),
+            ("shape_size", 0 <= self.shape_size < 1),
+            ("shape_samples", self.shape_samples >= 1),
+            ("shape_fill", 0 < self.shape_fill <= 1),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

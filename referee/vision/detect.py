@@ -9,6 +9,7 @@ import math
 import cv2
 import numpy as np
 
+from referee.vision.byshape import by_shape
 from referee.vision.chain import align_runs, at_ends, in_runs
 from referee.vision.config import VisionConfig
 from referee.vision.divider import on_divider
@@ -144,6 +145,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     if seg.occluded:
         return Detection(w, h, True)
     boxes = seg.boxes
+    shaped = len(boxes)  # the boxes from here on were found by shape alone
+    boxes = boxes + by_shape(view.loose, boxes, seg.length, config)
     if config.run_reach > 0:
         full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
                                     width=b.width / scale) for b in boxes]
@@ -155,7 +158,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes)]
     crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
-    return _read(image, boxes, scale, config, w, h, seg.table, crossed)
+    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,6 +169,7 @@ class _Segmented:
     occluded: bool
     table: np.ndarray | None = None  # the table's outline (1 inside), None when it cannot be told
     mask: np.ndarray | None = None  # the tiles' faces (1), None when occluded
+    length: float = 0.0  # the tile length the rectangles were fitted to
 
 
 def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: TileSize | None,
@@ -190,7 +194,7 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     boxes, big = split_blobs(mask, size, config, face_distance, labels)
     outlines = table_outlines(free, config.table_piece)
     largest, pieces = outlines if outlines is not None else (None, None)
-    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask)
+    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask, length)
 
 
 def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
@@ -298,11 +302,14 @@ def _legible(lengths: list[float], min_cell_px: float) -> list[bool]:
 
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
-          table: np.ndarray | None = None, crossed: frozenset[int] = frozenset()) -> Detection:
+          table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
+          shaped: int | None = None) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
-    may straddle a double across their run (:func:`_across_a_double`): they are uncertain."""
+    may straddle a double across their run (:func:`_across_a_double`): they are uncertain.
+    The boxes from index ``shaped`` on were found by their shape alone: one that reads as no
+    face is dropped (a patch of the table shaped like a tile is no back)."""
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence, bool]] = []
     fulls: list[Box] = []
@@ -343,6 +350,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         if few_faces and reading.pips == (0, 0) and k in blank_faces:
             reading = Reading((0, 0), 0.0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0) and k not in blank_faces):
+            if shaped is not None and k >= shaped:
+                continue
             if table is None or _on(table, centre * scale):
                 down.append(FaceDown(point(centre), quad(corners)))
             continue
