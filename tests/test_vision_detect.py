@@ -557,8 +557,9 @@ HERZOG_8_FLOOR = 12
 #: were slid onto the face, 29 once a fitted rectangle read unsure took the second look around
 #: it, 38 once the pips' rims were taken into the faces, 40 once pips by a broken edge were too,
 #: 42 once rectangles out of the set's proportions were fitted on their dividers from their
-#: other side; the floor is that minus about 10 points.
-REAL_RIGHT_FLOOR = 38
+#: other side, 43 once the arms' width was read where their ridge stands high; the floor is
+#: that minus about 10 points.
+REAL_RIGHT_FLOOR = 39
 
 
 def real_photos() -> list[Path]:
@@ -596,12 +597,14 @@ def test_a_grey_photo_is_not_read_as_hundreds_of_specks() -> None:
     assert len(d.tiles) + len(d.face_down) <= 7
 
 
-@pytest.mark.parametrize(("name", "least"), [("herzog_1.jpeg", 13), ("herzog_2.jpeg", 3)])
+@pytest.mark.parametrize(("name", "least"), [("herzog_1.jpeg", 13), ("herzog_2.jpeg", 4)])
 def test_tiles_seen_with_their_side_walls_and_shadows_are_read(name: str, least: int) -> None:
     # herzog_2: four tiles touching in an L, photographed from a side: the blob holds their
     # side walls, and two rectangles packed into it sat half a width off their faces, their
     # dividers cut short. Slid onto the face, and read at the frame's tile size when the face
-    # fitted among the walls comes out small, three of the four are read (one was before).
+    # fitted among the walls comes out small, three of the four are read (one was before); the
+    # fourth once the tile length was read where the ridge of their blob stands high (266 px
+    # with the spurs into its corners, 276 without).
     # herzog_1: fourteen lone tiles casting shadows on paper; fitted on their dividers, two
     # still read unsure with an end on the shadow's edge, and are read by the second look
     # around the fitted rectangle: twelve of fourteen (ten before). One rectangle reached onto

@@ -203,6 +203,9 @@ class VisionConfig:
     arm_even: float = 0.75
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
+    # Its width is twice the usual height of the ridge where it stands at least arm_ridge of
+    # its highest (a ragged outline raises low maxima along the edge).
+    arm_ridge: float = 0.25
     # Faces the set's colour missed (a coloured set's tints differ from tile to tile) are
     # looked for by shape in what differs from the table at all: a blob holding no tile found,
     # filling at least shape_fill of its rectangle, its sides within shape_size (either way) of
@@ -238,6 +241,7 @@ class VisionConfig:
             ("leftover_share", 0 <= self.leftover_share < 1),
             ("pack_fit", 0.3 < self.pack_fit <= 1),
             ("open_share", 0 <= self.open_share < 0.3),
+            ("arm_ridge", 0 <= self.arm_ridge < 1),
             ("shape_size", 0 <= self.shape_size < 1),
             ("shape_samples", self.shape_samples >= 1),
             ("shape_fill", 0 < self.shape_fill <= 1),

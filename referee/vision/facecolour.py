@@ -245,7 +245,10 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
             low, high = np.percentile(dist[ridge], (30, 70))
             if low < config.arm_even * high:
                 continue
-            width = 2.0 * float(high)
+            # Its width is read where the ridge stands high: a ragged outline (a photo's colour
+            # classes part in grain) raises many low maxima along the edge, which would halve it.
+            high = float(np.percentile(dist[ridge & (dist >= config.arm_ridge * float(dist.max()))], 70))
+            width = 2.0 * high
             tiles = float(solid.sum()) / (config.aspect * width * width)
             if tiles >= 1.5 and (best is None or area > best[0]):
                 whole = np.zeros(comp.shape, bool)

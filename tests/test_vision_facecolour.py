@@ -1,0 +1,100 @@
+"""``referee.vision.facecolour``: the set's face colour and the tile length, from a frame's
+foreground. Frames are drawn in Lab with known truth: tiles touching end to end (a line of
+play), so no blob is shaped like one tile and the length comes from the arms' width."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.vision.config import VisionConfig
+from referee.vision.facecolour import _chain_arms, face_colour
+
+TABLE = (200.0, 128.0, 128.0)  # Lab: pale grey
+FACE = (190.0, 128.0, 156.0)  # Lab: yellow ivory
+PIP = (30.0, 128.0, 128.0)
+L, W = 120, 60  # a tile, pixels
+SHAPE = (480, 720)
+
+
+def chain_pips(fg: np.ndarray) -> np.ndarray:
+    """Where :func:`chain` drew the pips and dividers (0/1), in a frame of ``fg``'s shape."""
+    marks = np.zeros(fg.shape, np.uint8)
+    x0, y0 = (SHAPE[1] - 3 * L) // 2, (SHAPE[0] - W) // 2
+    _marks(marks, x0, y0, 3, 1)
+    return marks
+
+
+def _marks(image: np.ndarray, x0: int, y0: int, tiles: int, ink: float | tuple[float, ...]) -> None:
+    """Each tile's divider and three pips, drawn in ``ink``."""
+    for t in range(tiles):
+        cx = x0 + t * L
+        cv2.line(image, (cx + L // 2, y0 + 8), (cx + L // 2, y0 + W - 9), ink, 3)
+        for dx, dy in ((0.25, 0.3), (0.25, 0.7), (0.75, 0.5)):
+            cv2.circle(image, (round(cx + dx * L), round(y0 + dy * W)), 5, ink, -1)
+
+
+def chain(rng: np.random.Generator, tiles: int = 3, ragged: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A Lab frame (float32) of ``tiles`` tiles end to end across a pale table, each with a
+    divider and a few pips, its outline made ``ragged``: every pixel within that many pixels of
+    the chain's edge takes the face's or the table's colour at random (a photo's colour classes
+    part in grain there); and its foreground (0/1: what differs from the table)."""
+    lab = np.empty((*SHAPE, 3), np.float32)
+    lab[:] = TABLE
+    x0, y0 = (SHAPE[1] - tiles * L) // 2, (SHAPE[0] - W) // 2
+    inside = np.zeros(SHAPE, np.uint8)
+    cv2.rectangle(inside, (x0, y0), (x0 + tiles * L - 1, y0 + W - 1), 1, -1)
+    lab[inside > 0] = FACE
+    if ragged:
+        k = np.ones((2 * ragged + 1, 2 * ragged + 1), np.uint8)
+        band = (cv2.dilate(inside, k) > 0) & (cv2.erode(inside, k) == 0)
+        flip = band & (rng.random(SHAPE) < 0.5)
+        lab[flip] = FACE
+        lab[band & ~flip] = TABLE
+    _marks(lab, x0, y0, tiles, PIP)
+    lab += rng.normal(0, 1.5, lab.shape).astype(np.float32)
+    d = np.linalg.norm(lab - np.array(TABLE, np.float32), axis=2)
+    return lab, (d > 12).astype(np.uint8)
+
+
+def arms_length(fg: np.ndarray, config: VisionConfig) -> float | None:
+    """The tile length the arms of the foreground's blob give (one class: the faces and
+    their pips' holes), None when it is no arm."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=4)
+    found = _chain_arms([(count, comp, stats)], config, fg.shape, (0, 0), np.ones(fg.shape, np.uint8))
+    return None if found is None else found[1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_touching_tiles_give_the_tile_length_from_their_width(seed: int) -> None:
+    _, fg = chain(np.random.default_rng(9000 + seed))
+    faces = fg & (chain_pips(fg) == 0)
+    config = VisionConfig()
+    assert arms_length(faces, config) == pytest.approx(W * config.aspect, rel=0.1)
+
+
+def test_a_double_across_a_line_gives_the_tile_length_too() -> None:
+    # A T: a line of three tiles and one across its middle. The ridge's spur into each corner
+    # runs lower than the arms' middle; the width is read where the ridge stands high.
+    fg = np.zeros(SHAPE, np.uint8)
+    cv2.rectangle(fg, (150, 200), (150 + 3 * L - 1, 200 + W - 1), 1, -1)
+    cv2.rectangle(fg, (150 + 3 * L // 2 - W // 2, 200 + W), (150 + 3 * L // 2 + W // 2 - 1, 200 + W + L - 1), 1, -1)
+    for x, y in ((190, 215), (250, 230), (370, 215), (330, 300)):
+        cv2.circle(fg, (x, y), 4, 0, -1)
+    config = VisionConfig()
+    assert arms_length(fg, config) == pytest.approx(W * config.aspect, rel=0.05)
+
+
+def test_face_colour_never_modifies_its_inputs() -> None:
+    lab, fg = chain(np.random.default_rng(9200), ragged=2)
+    light = np.ones(SHAPE, np.float32)
+    copies = (lab.copy(), fg.copy(), light.copy())
+    face_colour(lab, light, fg, VisionConfig())
+    assert all(np.array_equal(a, b) for a, b in zip((lab, fg, light), copies, strict=True))
+
+
+def test_a_bare_table_has_no_face_colour() -> None:
+    lab = np.empty((*SHAPE, 3), np.float32)
+    lab[:] = TABLE
+    assert face_colour(lab, np.ones(SHAPE, np.float32), np.zeros(SHAPE, np.uint8), VisionConfig()) is None
