@@ -557,9 +557,10 @@ HERZOG_8_FLOOR = 12
 #: were slid onto the face, 29 once a fitted rectangle read unsure took the second look around
 #: it, 38 once the pips' rims were taken into the faces, 40 once pips by a broken edge were too,
 #: 42 once rectangles out of the set's proportions were fitted on their dividers from their
-#: other side, 43 once the arms' width was read where their ridge stands high; the floor is
-#: that minus about 10 points.
-REAL_RIGHT_FLOOR = 39
+#: other side, 43 once the arms' width was read where their ridge stands high, 44 once a packed
+#: rectangle's divider was looked for as far as a lone tile's where no seam can pass for it; the
+#: floor is that minus about 10 points.
+REAL_RIGHT_FLOOR = 40
 
 
 def real_photos() -> list[Path]:

@@ -185,3 +185,30 @@ def test_a_rectangle_too_narrow_for_the_face_is_fitted_from_its_length() -> None
         for stretch in fitted:
             fitted[stretch] += fits_the_face(on_divider(image, narrow, VisionConfig(), stretch=stretch), x, y, 0.1)
     assert fitted == {"width": pytest.approx(10, abs=2), "": 0}
+
+
+def test_a_packed_rectangle_a_quarter_tile_off_its_face_is_put_back_on_its_divider() -> None:
+    # Packed against a neighbour's side wall, a rectangle may sit a quarter of a tile off its
+    # face, beyond the packed reach. As far as a lone tile's reach, a line that ends inside the
+    # rectangle at both sides is a divider (a seam between touching tiles runs right across).
+    put_back = {"packed reach": 0, "whole": 0}
+    for seed in range(6):
+        image, truth = touching_pair(np.random.default_rng(7900 + seed))
+        (x, y), (x1, y1) = truth[0].center, truth[1].center
+        angle = math.degrees(math.atan2(y1 - y, x1 - x))
+        ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        off = Box(x + 0.22 * L * ux, y + 0.22 * L * uy, L, W, angle, True)
+        put_back["packed reach"] += fits_the_face(on_divider(image, off, VisionConfig(), 0.15), x, y, 0.15)
+        put_back["whole"] += fits_the_face(on_divider(image, off, VisionConfig(), 0.25, whole=True), x, y, 0.15)
+    assert put_back["whole"] >= 5 and put_back["packed reach"] <= 1
+
+
+def test_a_seam_is_no_whole_divider() -> None:
+    # A rectangle centred on the seam between two tiles end to end: the seam is the clearest
+    # line within reach, and it runs right across the rectangle.
+    for seed in range(4):
+        image, truth = touching_pair(np.random.default_rng(7950 + seed))
+        (x, y), (x1, y1) = truth[0].center, truth[1].center
+        angle = math.degrees(math.atan2(y1 - y, x1 - x))
+        seam = Box((x + x1) / 2, (y + y1) / 2, L, W, angle, True)
+        assert on_divider(image, seam, VisionConfig(), 0.25, whole=True) is None

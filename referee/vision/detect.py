@@ -221,7 +221,7 @@ def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
 
 def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, reach: float,
                 support: int | None = None, doubles: bool = True,
-                blank: bool = True) -> tuple[Reading, Box] | None:
+                blank: bool = True, whole: bool = False) -> tuple[Reading, Box] | None:
     """A tile read unsure, read again on the rectangle found from its divider (its divider
     within ``reach`` of the middle): the reading and the rectangle, None when neither of these
     holds there. A sure reading (not a double unless ``doubles``, nor the double blank unless
@@ -235,7 +235,7 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
         return None
     off = not 1 / (1 + config.divider_aspect) < box.length / box.width / config.aspect < 1 + config.divider_aspect
     for stretch in ("", "length", "width") if off else ("",):
-        fitted = on_divider(image, box, config, reach, stretch)
+        fitted = on_divider(image, box, config, reach, stretch, whole)
         if fitted is None:
             continue
         if (found := _read_fitted(image, box, fitted, contrast, config, support, doubles, blank)) is not None:
@@ -247,7 +247,9 @@ def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, conf
                  support: int | None, doubles: bool, blank: bool) -> tuple[Reading, Box] | None:
     """The reading on ``fitted`` (see :func:`_on_divider`), None when it does not stand."""
     # A packed tile's face fitted among touching tiles and side walls may come out small.
-    sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width)] if box.packed else [fitted]
+    sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width),
+             dataclasses.replace(fitted, length=box.length, width=box.length / config.aspect)] \
+        if box.packed else [fitted]
     for found in sizes:
         there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
         if there.pips is None:
@@ -280,6 +282,12 @@ def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, c
         return first, box
     if reach > 0:
         again = _on_divider(image, box, contrast, config, reach, support, doubles, blank)
+        if again is None and box.packed and config.divider_reach > reach:
+            # A packed rectangle may sit further off its face (packed against a neighbour's
+            # side wall): its divider is looked for as far as a lone tile's, where no seam can
+            # pass for it (a line ending inside the rectangle at both sides).
+            again = _on_divider(image, box, contrast, config, config.divider_reach, support, doubles, blank,
+                                whole=True)
         if again is not None:
             return again
     return relook(image, box, first, contrast, config, support, doubles, blank), box

@@ -115,7 +115,7 @@ def _half_size(profile: np.ndarray, sizes: tuple[float, float], config: VisionCo
 
 
 def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float | None = None,
-               stretch: str = "") -> Box | None:
+               stretch: str = "", whole: bool = False) -> Box | None:
     """The rectangle of the lone tile in ``box`` (frame pixels) centred on its divider, turned
     square to it and with its sides fitted about it (see the module's note); None when no
     divider shows within ``reach`` (default ``divider_reach``) of the middle, or the fitted
@@ -124,9 +124,12 @@ def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float |
     rectangle slid ``divider_slide`` of its width to either side is tried too, the clearest
     divider first (slid, the divider must end inside the rectangle on one side at least: the
     edge of a tile or of its wall crosses a slid rectangle from side to side). ``stretch``: see
-    :func:`_fit`."""
+    :func:`_fit`. ``whole``: only a line that ends inside the rectangle at both long sides
+    counts (the seam between tiles end to end runs right across), and no slid rectangle."""
     reach = config.divider_reach if reach is None else reach
     here = _find(image, box, config, reach)
+    if whole:  # only a line ending inside the rectangle at both sides: a seam crosses it
+        return _fit(image, box, here, config, stretch) if here is not None and not here.cut else None
     if config.divider_slide <= 0 or (here is not None and not here.cut):
         return _fit(image, box, here, config, stretch)
     tries = [(here, box)] if here is not None else []
