@@ -204,8 +204,9 @@ class VisionConfig:
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
     # Its width is twice the usual height of the ridge where it stands at least arm_ridge of
-    # its highest (a ragged outline raises low maxima along the edge).
-    arm_ridge: float = 0.25
+    # its highest: the spurs into its corners and the maxima a ragged outline raises along its
+    # edge run lower; where tiles cross it runs higher, by less than twice.
+    arm_ridge: float = 0.5
     # Faces the set's colour missed (a coloured set's tints differ from tile to tile) are
     # looked for by shape in what differs from the table at all: a blob holding no tile found,
     # filling at least shape_fill of its rectangle, its sides within shape_size (either way) of
