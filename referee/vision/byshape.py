@@ -23,8 +23,8 @@ def by_shape(loose: np.ndarray, boxes: list[Box], length: float, config: VisionC
     modified) holding none of ``boxes`` (the tiles found, ``length`` long): blobs filling
     at least ``shape_fill`` of their rectangle, their sides within ``shape_size`` (either way)
     of those of the blobs holding one lone tile found (at least ``shape_samples`` of them)."""
-    if config.shape_size <= 0 or length <= 0 or not boxes:
-        return []
+    if config.shape_size <= 0 or length <= 0 or sum(not b.packed for b in boxes) < config.shape_samples:
+        return []  # too few lone tiles to learn a tile's blob from
     blobs = loose.copy()
     contours, hierarchy = cv2.findContours(blobs, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:

@@ -145,8 +145,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     if seg.occluded:
         return Detection(w, h, True)
     boxes = seg.boxes
-    shaped = len(boxes)  # the boxes from here on were found by shape alone
-    boxes = boxes + by_shape(view.loose, boxes, seg.length, config)
+    extra = by_shape(view.loose, boxes, seg.length, config)  # lone tiles, in no run
     if config.run_reach > 0:
         full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
                                     width=b.width / scale) for b in boxes]
@@ -155,8 +154,9 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
                                      width=b.width * scale) for b in full]
     else:
         aligned = set()
+    shaped = len(boxes)  # the boxes from here on were found by shape alone
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
-             for i, b in enumerate(boxes)]
+             for i, b in enumerate(boxes + extra)]
     crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
     return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped)
 
