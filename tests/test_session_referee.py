@@ -1352,3 +1352,36 @@ def test_a_line_tile_re_boxed_beside_its_place_does_not_hold_up_the_reveal() -> 
     assert ref.observe(state(5, OPEN_63, LEFT_26, shifted, off, *TOP_ROW, down=9)) == []
     (end,) = ref.observe(state(6, OPEN_63, LEFT_26, shifted, *TOP_ROW, down=9))
     assert end == Event(6, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))
+
+
+def test_a_tile_read_only_after_later_plays_is_said_and_marked_inferred() -> None:
+    # Held-out hand 9301-000: the tiles left of the opener were laid first, but vision boxed
+    # them across the opener (a doubtful find there is the opener) until long after the plays on
+    # the right were followed. Read at last, the first of them is dated from where it first
+    # showed: before the 4-3, so the turns since went by without it. It is still the play, but
+    # its player and points are the rules' best account: marked inferred, and said.
+    ref = opened()
+    straddle = tile(6, 3, 325, 300, uncertain=True)  # a box over the opener and the 2-6
+    assert ref.observe(state(3, OPEN_63, straddle)) == []
+    got = ref.observe(state(10, OPEN_63, straddle, RIGHT_34))
+    assert [(e.kind, e.tile, e.frame, e.inferred) for e in got] == [(Kind.PLAY, "4-3", 10, None)]
+    right_45 = tile(4, 5, 560, 300)
+    got = ref.observe(state(20, OPEN_63, LEFT_26, RIGHT_34, right_45))
+    assert [(e.kind, e.reason, e.tile, e.frame, e.inferred) for e in got] == [
+        (Kind.UNFOLLOWED, "late_tile", None, 20, None),
+        (Kind.PLAY, None, "6-2", 3, True),
+        (Kind.PLAY, None, "5-4", 20, None)]
+    assert got[0].tiles == ("6-2",)
+
+
+def test_a_play_undone_does_not_make_a_later_tile_late() -> None:
+    # An undone play no longer stands: a tile dated before it is not late for it.
+    ref = opened()
+    straddle = tile(6, 3, 325, 300, uncertain=True)  # a box over the opener and the 2-6
+    assert ref.observe(state(3, OPEN_63, straddle)) == []
+    assert kinds(ref.observe(state(10, OPEN_63, straddle, RIGHT_34))) == [Kind.PLAY]
+    assert kinds(ref.undo(11)) == [Kind.UNDO]
+    assert ref.observe(state(12, OPEN_63, straddle)) == []  # the 4-3 taken off the table
+    got = ref.observe(state(20, OPEN_63, LEFT_26, RIGHT_34))
+    assert [(e.kind, e.tile, e.frame, e.inferred) for e in got] == [
+        (Kind.PLAY, "6-2", 3, None), (Kind.PLAY, "4-3", 10, None)]

@@ -376,7 +376,14 @@ class Plays(RefereeBase):
                 self.pending.pop(name, None)
                 self._pending_at.pop(name, None)
                 self._last_seen[name] = p
-                self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points))
+                # Laid before plays already followed (its own states came too late to read):
+                # the turns since went by without it, so its player and points are the rules'
+                # best account, not what was seen, and the referee says it could not follow.
+                late = self._played_since(when)
+                if late:
+                    self._unfollowed(state, "late_tile", [name], events)
+                self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points,
+                                         inferred=late or None))
                 self._after_play(state, events)
                 return
         if reason == "ambiguous_end":
@@ -390,6 +397,21 @@ class Plays(RefereeBase):
         self._pending_at[name] = p
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
+
+    def _played_since(self, frame: int) -> bool:
+        """Whether a play of this hand that stands (not undone nor taken back) is dated after
+        ``frame``."""
+        undone = 0
+        for event in reversed(self.history):
+            if event.kind is Kind.HAND_END:
+                return False
+            if event.kind is Kind.UNDO:
+                undone += 1
+            elif event.kind in _MOVES and undone:
+                undone -= 1
+            elif event.kind is Kind.PLAY and event.frame > frame:
+                return True
+        return False
 
     @staticmethod
     def _when(state: StableState, p: Piece) -> int:
@@ -405,6 +427,10 @@ class Plays(RefereeBase):
         rather than that the referee missed the tile that opened it."""
         known = {*self.on_table(), *self.pending, new}
         return all(t.decided and t.name in known for t in state.tiles)
+
+
+#: The events that are moves of the hand: an undo takes back the last of them.
+_MOVES = (Kind.PLAY, Kind.DRAW, Kind.PASS)
 
 
 def _half_against(u: Piece, found: list[Contact], others: set[int]) -> int | None:
