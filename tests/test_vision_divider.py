@@ -153,6 +153,14 @@ def test_a_packed_rectangle_half_on_the_wall_is_slid_onto_the_face(seed: int) ->
 
 
 
+def along_pair(seed: int) -> tuple[np.ndarray, tuple[float, float], tuple[float, float], float]:
+    """A :func:`touching_pair` drawn from ``seed``: the image, the centres of its first and second
+    tile, and the direction from the first to the second in degrees."""
+    image, truth = touching_pair(np.random.default_rng(seed))
+    (x, y), (x1, y1) = truth[0].center, truth[1].center
+    return image, (x, y), (x1, y1), math.degrees(math.atan2(y1 - y, x1 - x))
+
+
 def fits_the_face(found: Box | None, x: float, y: float, width_tolerance: float) -> bool:
     return bool(found) and math.dist((found.cx, found.cy), (x, y)) < 0.05 * L \
         and abs(found.length - L) < 0.08 * L and abs(found.width - W) < width_tolerance * W
@@ -164,9 +172,7 @@ def test_a_rectangle_reaching_onto_the_next_tile_is_fitted_to_the_face_from_its_
     # (In a frame or two of ten the face is fitted with its wall, as it is without stretching.)
     fitted = {"length": 0, "": 0}
     for seed in range(10):
-        image, truth = touching_pair(np.random.default_rng(7800 + seed))
-        (x, y), (x1, y1) = truth[0].center, truth[1].center
-        angle = math.degrees(math.atan2(y1 - y, x1 - x))
+        image, (x, y), _, angle = along_pair(7800 + seed)
         ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         # The face and its wall, and 0.6 of the next tile's length.
         long = Box(x + OFF[0] / 2 + 0.3 * L * ux, y + OFF[1] / 2 + 0.3 * L * uy, 1.6 * L, W, angle)
@@ -193,9 +199,7 @@ def test_a_packed_rectangle_a_quarter_tile_off_its_face_is_put_back_on_its_divid
     # rectangle at both sides is a divider (a seam between touching tiles runs right across).
     put_back = {"packed reach": 0, "whole": 0}
     for seed in range(6):
-        image, truth = touching_pair(np.random.default_rng(7900 + seed))
-        (x, y), (x1, y1) = truth[0].center, truth[1].center
-        angle = math.degrees(math.atan2(y1 - y, x1 - x))
+        image, (x, y), _, angle = along_pair(7900 + seed)
         ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         off = Box(x + 0.22 * L * ux, y + 0.22 * L * uy, L, W, angle, True)
         put_back["packed reach"] += fits_the_face(on_divider(image, off, VisionConfig(), 0.15), x, y, 0.15)
@@ -207,8 +211,6 @@ def test_a_seam_is_no_whole_divider() -> None:
     # A rectangle centred on the seam between two tiles end to end: the seam is the clearest
     # line within reach, and it runs right across the rectangle.
     for seed in range(4):
-        image, truth = touching_pair(np.random.default_rng(7950 + seed))
-        (x, y), (x1, y1) = truth[0].center, truth[1].center
-        angle = math.degrees(math.atan2(y1 - y, x1 - x))
+        image, (x, y), (x1, y1), angle = along_pair(7950 + seed)
         seam = Box((x + x1) / 2, (y + y1) / 2, L, W, angle, True)
         assert on_divider(image, seam, VisionConfig(), 0.25, whole=True) is None
