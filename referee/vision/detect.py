@@ -12,7 +12,7 @@ import numpy as np
 from referee.vision.byshape import by_shape
 from referee.vision.chain import align_runs, at_ends, in_runs
 from referee.vision.config import VisionConfig
-from referee.vision.divider import on_divider
+from referee.vision.divider import Stretch, on_divider
 from referee.vision.facecolour import face_colour
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
@@ -234,7 +234,8 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
     if config.divider_span <= 0:
         return None
     off = not 1 / (1 + config.divider_aspect) < box.length / box.width / config.aspect < 1 + config.divider_aspect
-    for stretch in ("", "length", "width") if off else ("",):
+    stretches: tuple[Stretch, ...] = ("", "length", "width") if off else ("",)
+    for stretch in stretches:
         fitted = on_divider(image, box, config, reach, stretch, whole)
         if fitted is None:
             continue

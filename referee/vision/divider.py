@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import cv2
 import numpy as np
@@ -22,7 +22,11 @@ from referee.vision.medians import channel_medians
 from referee.vision.refine import strip
 from referee.vision.split import Box
 
-__all__ = ["on_divider"]
+__all__ = ["Stretch", "on_divider"]
+
+#: Which side of a rectangle out of the set's proportions is looked for as far as the other side
+#: reaches in those proportions: "length", "width", or neither ("").
+Stretch = Literal["", "length", "width"]
 
 _RES = 48.0  # strip pixels per box width when looking for the divider
 _FIT_RES = 24.0  # ... and when fitting the sides
@@ -115,7 +119,7 @@ def _half_size(profile: np.ndarray, sizes: tuple[float, float], config: VisionCo
 
 
 def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float | None = None,
-               stretch: str = "", whole: bool = False) -> Box | None:
+               stretch: Stretch = "", whole: bool = False) -> Box | None:
     """The rectangle of the lone tile in ``box`` (frame pixels) centred on its divider, turned
     square to it and with its sides fitted about it (see the module's note); None when no
     divider shows within ``reach`` (default ``divider_reach``) of the middle, or the fitted
@@ -144,7 +148,8 @@ def on_divider(image: np.ndarray, box: Box, config: VisionConfig, reach: float |
     return None
 
 
-def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig, stretch: str = "") -> Box | None:
+def _fit(image: np.ndarray, box: Box, found: Found | None, config: VisionConfig,
+         stretch: Stretch = "") -> Box | None:
     """``box`` centred on the divider ``found`` there (see :func:`_find`), turned square to it,
     its sides fitted about it; None without a divider or when the sides are not in a tile's
     proportions. Each side is looked for near the box's own; the one named by ``stretch``
