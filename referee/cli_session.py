@@ -338,12 +338,14 @@ def _read_keys(keys: queue.Queue[str]) -> None:
 
 _KEYS = {"p": "pass", "u": "undo", "n": "next_hand"}
 _KEY_HELP = ("p = pass, u = undo the last event, c OLD NEW = correct a misread tile, t TILE [END] = a tile the "
-             "camera cannot read was played (at END: left, right, up, down), n = next hand, q = quit")
+             "camera cannot read was played (at END: left, right, up, down), r [PLAYER] TILE... = the tiles a "
+             "player shows at the hand's end (PLAYER 1, 2, ... where several hold tiles), n = next hand, q = quit")
 
 
 def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
     """Apply keys typed in ``watch``: p (pass), u (undo), c OLD NEW (correct), t TILE [END]
-    (a play the camera cannot read), n (next hand), q (quit)."""
+    (a play the camera cannot read), r [PLAYER] TILE... (a reveal the camera cannot read; the
+    player numbered from 1, as announced), n (next hand), q (quit)."""
     from referee.session.loop import Input
     while not keys.empty():
         words = keys.get().split()
@@ -358,6 +360,14 @@ def _keys(session: Session, keys: queue.Queue[str], frame: int) -> bool:
         elif words[0] == "t" and len(words) in (2, 3):
             try:
                 item = Input(frame, "play", tile=words[1], end=words[2] if len(words) == 3 else None)
+            except ValueError as error:
+                print(f"referee: {error}", file=sys.stderr)
+                continue
+            _apply(session, item)
+        elif words[0] == "r" and len(words) >= 2:
+            seat = int(words[1]) - 1 if words[1].isdigit() else None
+            try:
+                item = Input(frame, "reveal", tiles=tuple(words[2:] if seat is not None else words[1:]), seat=seat)
             except ValueError as error:
                 print(f"referee: {error}", file=sys.stderr)
                 continue
@@ -484,8 +494,10 @@ def add_parsers(sub: Any) -> None:
     rep = sub.add_parser("replay", help="referee recorded frames (a folder or a video) through the whole pipeline")
     rep.add_argument("source", metavar="FRAMES_DIR|VIDEO")
     rep.add_argument("--inputs", metavar="FILE", help="what was entered by hand: JSON lines "
-                     '{"frame": N, "input": "pass"|"undo"|"correct"|"next_hand"|"play", "old": "6-4", "new": "6-5"}'
-                     ' (a correction) or "tile": "6-4", "end": "left" (a play the camera could not read)')
+                     '{"frame": N, "input": "pass"|"undo"|"correct"|"next_hand"|"play"|"reveal", "old": "6-4", '
+                     '"new": "6-5"} (a correction), "tile": "6-4", "end": "left" (a play the camera could not '
+                     'read) or "tiles": ["0-0", "3-1"], "seat": 1 (a reveal it could not read; the seat from 0, '
+                     'needed only when several players hold tiles)')
     rep.add_argument("--from-json", action="store_true", help="read each frame's detection from the JSON file "
                      "beside it (the renderer's truth, or saved referee detect --json output) instead of vision")
     _common(rep, "replay")

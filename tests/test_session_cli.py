@@ -224,6 +224,10 @@ def test_user_errors_are_one_line(args: list[str], needle: str) -> None:
     ('{"frame": 2, "input": "play"}', "needs the tile"),
     ('{"frame": 2, "input": "play", "tile": "6-4", "end": "sideways"}', "sideways"),
     ('{"frame": 2, "input": "play", "tile": 64}', "'tile' must be text"),
+    ('{"frame": 2, "input": "reveal"}', "needs the tiles"),
+    ('{"frame": 2, "input": "reveal", "tiles": "5-3"}', "'tiles' must be a list"),
+    ('{"frame": 2, "input": "reveal", "tiles": ["5-3"], "seat": "one"}', "'seat' must be"),
+    ('{"frame": 2, "input": "reveal", "tiles": ["five-three"]}', "five-three"),
 ])
 def test_a_bad_inputs_line_is_named(tmp_path: Path, bad: str, needle: str) -> None:
     inputs = tmp_path / "inputs.jsonl"
@@ -296,3 +300,71 @@ def test_watch_keys_enter_a_play_the_camera_cannot_read(capsys: pytest.CaptureFi
     assert err.count("t TILE [END]") == 2
     keys.put("q")
     assert _keys(session, keys, 5) is True
+
+
+def test_watch_keys_enter_a_reveal_the_camera_cannot_read(capsys: pytest.CaptureFixture[str]) -> None:
+    # A blocked hand (each player passed, nothing to draw): both players hold tiles, so each
+    # reveal names the player, numbered from 1 as announced; a reveal without one is refused.
+    import queue
+
+    from referee.cli_session import _keys
+    from referee.rules import Rules, Variant
+    from referee.session.events import Kind
+    from referee.session.loop import Input, Session
+
+    session = Session(Rules(Variant.BLOCK, players=2, hand_size=2), lambda image: image)
+    keys: queue.Queue[str] = queue.Queue()
+    for line in ("t 6-3", "p", "p"):
+        keys.put(line)
+    _keys(session, keys, 1)
+    assert session.referee.waiting_reveal
+    for line in ("r 1-0", "r 1 1-0", "r 2 5-4 5-x", "r 2 5-4 5-2"):
+        keys.put(line)
+    _keys(session, keys, 2)
+    end = session.events[-1]
+    assert (end.kind, end.reveal, end.points) == (Kind.HAND_END, (("1-0",), ("5-4", "5-2")), 15)
+    err = capsys.readouterr().err
+    assert "players 1, 2 hold tiles: name the player" in err and "'5-x'" in err
+    with pytest.raises(ValueError, match="needs the tiles"):
+        Input(3, "reveal")
+
+
+def _unread_reveal(tmp_path: Path) -> Path:
+    """The sample hand, its frames' detections with the loser's revealed tile (5-3) read
+    doubtfully in every frame: the camera cannot read the reveal."""
+    folder = tmp_path / "hand"
+    folder.mkdir()
+    for path in SAMPLE.iterdir():
+        if path.suffix == ".json" and path.name.startswith("frame-"):
+            data = json.loads(path.read_text())
+            for t in data["tiles"]:
+                if sorted(t["pips"]) == [3, 5]:
+                    t["uncertain"] = True
+            (folder / path.name).write_text(json.dumps(data))
+        else:
+            (folder / path.name).symlink_to(path)
+    return folder
+
+
+def test_a_reveal_the_camera_cannot_read_is_entered_in_the_inputs_file(tmp_path: Path) -> None:
+    hand = _unread_reveal(tmp_path)
+    unread = referee("replay", hand, "--from-json", "--json", "--opener", "1")
+    ok(unread)
+    (end,) = [e for e in _lines(unread.stdout) if e["event"] == "hand_end"]
+    assert end["winner"] == 1 and end["points"] is None  # never guessed
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"frame": 47, "input": "reveal", "tiles": ["5-3"]}\n')
+    entered = referee("replay", hand, "--from-json", "--json", "--opener", "1", "--inputs", inputs)
+    ok(entered)
+    (end,) = [e for e in _lines(entered.stdout) if e["event"] == "hand_end"]
+    assert (end["winner"], end["points"], end["reveal"]) == (1, 10, [["5-3"], []])
+
+
+def test_a_reveal_that_contradicts_the_hand_is_refused_in_one_line(tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"frame": 47, "input": "reveal", "tiles": ["6-6"]}\n')
+    result = referee("replay", _unread_reveal(tmp_path), "--from-json", "--json", "--opener", "1", "--inputs", inputs)
+    ok(result)
+    assert result.stderr.strip() == "referee: reveal 6-6: 6-6 is on the table"
+    (end,) = [e for e in _lines(result.stdout) if e["event"] == "hand_end"]
+    assert end["points"] is None

@@ -913,6 +913,53 @@ def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
     assert len(ref.match.hands) == 1 and ref.on_table() == ["5-1"]
 
 
+def test_a_reveal_the_camera_cannot_read_is_entered_by_hand() -> None:
+    # Seat 1 lays its two tiles out where the camera reads them doubtfully only: the referee
+    # waits; entered by hand, the reveal scores the hand as if read.
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    unread = tuple(dataclasses.replace(t, uncertain=True) for t in TOP_ROW)
+    assert ref.observe(state(5, *LINE, *unread, down=9)) == []
+    assert ref.waiting_reveal
+    (end,) = ref.reveal_by_hand(6, ["1-5", "2-0"])  # seat 1 alone holds tiles: no seat needed
+    assert end == Event(6, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))
+    assert ref.match.scores == [8, 0] and not ref.waiting_reveal
+    assert ref.observe(state(7, *LINE, *TOP_ROW, down=9)) == []  # read at last: already scored
+
+
+def test_a_reveal_by_hand_that_contradicts_the_hand_is_refused_and_nothing_is_logged() -> None:
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    with pytest.raises(ValueError, match="no hand is waiting for its reveal"):
+        ref.reveal_by_hand(0, ["5-1", "2-0"])
+    _domino(ref)
+    before = list(ref.history)
+    for tiles, message in ((["5-1"], "player 2 holds 2 tiles, not 1"), (["5-1", "6-3"], "6-3 is on the table"),
+                           (["5-1", "5-1"], "contradict"), (["5-1", "7-7"], "not in a double-6 set"),
+                           (["5-1", "x"], "expected a tile like")):
+        with pytest.raises(ValueError, match=message):
+            ref.reveal_by_hand(5, tiles)
+    with pytest.raises(ValueError, match="player 1 holds no tiles"):
+        ref.reveal_by_hand(5, ["5-1", "2-0"], seat=0)
+    assert ref.history == before and ref.waiting_reveal
+    (end,) = ref.reveal_by_hand(6, ["5-1", "2-0"], seat=1)
+    assert end.points == 8
+
+
+def test_a_blocked_hand_takes_each_players_reveal_by_hand() -> None:
+    rules = Rules(Variant.BLOCK, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63))
+    ref.pass_turn(1)
+    ref.pass_turn(2)
+    with pytest.raises(ValueError, match="players 1, 2 hold tiles: name the player"):
+        ref.reveal_by_hand(3, ["1-0"])
+    assert ref.reveal_by_hand(3, ["1-0"], seat=0) == []  # seat 1 has still to show theirs
+    (end,) = ref.reveal_by_hand(4, ["5-4", "5-2"], seat=1)
+    assert end.reveal == (("1-0",), ("5-4", "5-2")) and end.points == 15 and ref.match.scores == [15, 0]
+
+
 def test_a_blocked_hand_is_scored_from_two_revealed_rows() -> None:
     rules = Rules(Variant.BLOCK, players=2, hand_size=2)
     ref = Referee(rules)

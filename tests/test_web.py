@@ -265,6 +265,11 @@ def test_off_this_machine_a_token_is_made_and_printed_in_the_url() -> None:
     (b'{"action": "play", "tile": "6-x"}', "6-x"),
     (b'{"action": "play", "tile": "6-4", "end": "sideways"}', "sideways"),
     (b'{"action": "pass", "tile": "6-4"}', "only play"),
+    (b'{"action": "reveal"}', "'tiles'"),
+    (b'{"action": "reveal", "tiles": "5-3"}', "'tiles' must be a list"),
+    (b'{"action": "reveal", "tiles": ["5-x"]}', "5-x"),
+    (b'{"action": "reveal", "tiles": ["5-3"], "seat": true}', "'seat'"),
+    (b'{"action": "undo", "tiles": ["5-3"]}', "only reveal"),
     (b"x" * 5000, "5000 bytes"),
 ])
 def test_a_bad_control_is_named_and_changes_nothing(body: bytes, needle: str) -> None:
@@ -316,6 +321,23 @@ def test_controls_are_validated_as_values() -> None:
         Control("correct", None, "6-5")
     assert Control.from_json({"action": "play", "tile": "6-4", "end": "up"}) == Control("play", tile="6-4", end="up")
     assert Control.from_json({"action": "play", "tile": "6-4", "end": ""}) == Control("play", tile="6-4")
+    assert Control.from_json({"action": "reveal", "tiles": ["5-3", "0-0"], "seat": 0}) == \
+        Control("reveal", tiles=("5-3", "0-0"), seat=0)
+
+
+def test_a_reveal_is_entered_on_the_page_only_while_a_hand_waits_for_it() -> None:
+    # The sample hand is over and scored (its reveal was read): a reveal entered now is
+    # refused with the reason, and nothing is logged.
+    running = Running()
+    try:
+        assert running.frames_done.wait(60)
+        before = len(running.session.events)
+        response = httpx.post(running.url + "api/control", json={"action": "reveal", "tiles": ["5-3"]}, timeout=10)
+        assert response.status_code == 409
+        assert "no hand is waiting for its reveal" in response.json()["message"]
+        assert len(running.session.events) == before
+    finally:
+        running.stop()
 
 
 def _messages(response: httpx.Response) -> Iterator[dict[str, Any]]:

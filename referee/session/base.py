@@ -105,6 +105,7 @@ class RefereeBase:
         self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
         self._unread: dict[int, set[int]] = {}  # a new tile against the line not read: since when -> states
         self._by_hand: list[str] = []  # tiles played by hand, not yet matched to a tile on the table
+        self._shown_by_hand: dict[int, list[str]] = {}  # the reveal entered by hand so far, by seat
         self._finished_line: list[str] = []
 
     # -- what the rules know -----------------------------------------------------------------

@@ -29,7 +29,7 @@ from referee.vision.types import Detection
 Announce = Callable[[Event, str | None], None]
 
 #: What may be entered by hand (``watch`` keys, an inputs file, the dashboard).
-ACTIONS = ("pass", "undo", "correct", "next_hand", "play")
+ACTIONS = ("pass", "undo", "correct", "next_hand", "play", "reveal")
 #: The ends a play may be entered at.
 END_NAMES = tuple(e.value for e in End)
 
@@ -39,7 +39,9 @@ class Input:
     """Something entered by hand at ``frame``: "pass", "undo", "correct" (``old`` -> ``new``),
     "next_hand" (start the next hand: :meth:`referee.session.referee.Referee.next_hand`) or
     "play" (``tile`` at ``end``, the end needed only where the tile fits several: a tile the
-    camera could not read, :meth:`referee.session.referee.Referee.play_by_hand`)."""
+    camera could not read, :meth:`referee.session.referee.Referee.play_by_hand`) or "reveal"
+    (the ``tiles`` a player shows at the hand's end, ``seat`` from 0, needed only when several
+    players hold tiles: :meth:`referee.session.referee.Referee.reveal_by_hand`)."""
 
     frame: int
     action: str
@@ -47,10 +49,16 @@ class Input:
     new: str | None = None
     tile: str | None = None
     end: str | None = None
+    tiles: tuple[str, ...] = ()
+    seat: int | None = None
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
-            raise ValueError(f"unknown input {self.action!r} (pass, undo, correct, next_hand or play)")
+            raise ValueError(f"unknown input {self.action!r} (pass, undo, correct, next_hand, play or reveal)")
+        if self.action == "reveal" and not self.tiles:
+            raise ValueError("a reveal needs the tiles shown, e.g. 0-0 3-1")
+        for shown in self.tiles:
+            Tile.parse(shown)
         if self.action == "correct" and not (self.old and self.new):
             raise ValueError("a correction needs the tile as read and as it is, e.g. 6-4 6-5")
         if self.action == "play" and not self.tile:
@@ -66,12 +74,17 @@ class Input:
         if not isinstance(frame, int) or isinstance(frame, bool):
             raise ValueError(f"'frame' must be an integer, got {frame!r}")
         if not isinstance(action, str):
-            raise ValueError(f"'input' must be pass, undo, correct, next_hand or play, got {action!r}")
+            raise ValueError(f"'input' must be pass, undo, correct, next_hand, play or reveal, got {action!r}")
         values = {k: data.get(k) for k in ("old", "new", "tile", "end")}
         for k, v in values.items():
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"{k!r} must be text like \"6-4\" (or an end: left, right, up, down), got {v!r}")
-        return cls(frame, action, values["old"], values["new"], values["tile"], values["end"])
+        tiles, seat = data.get("tiles", []), data.get("seat")
+        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+            raise ValueError(f"'tiles' must be a list of tiles like [\"0-0\", \"3-1\"], got {tiles!r}")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ValueError(f"'seat' must be a player's seat from 0, got {seat!r}")
+        return cls(frame, action, values["old"], values["new"], values["tile"], values["end"], tuple(tiles), seat)
 
 
 def settings_rules(settings: Mapping[str, Any]) -> Rules:
@@ -182,6 +195,11 @@ class Session:
                 return self._handle(ref.play_by_hand(item.frame, item.tile, item.end))
             except (ValueError, IllegalAction) as error:
                 raise ValueError(f"play {item.tile}{' ' + item.end if item.end else ''}: {error}") from None
+        if item.action == "reveal":
+            try:
+                return self._handle(ref.reveal_by_hand(item.frame, item.tiles, item.seat))
+            except ValueError as error:
+                raise ValueError(f"reveal {' '.join(item.tiles)}: {error}") from None
         assert item.old is not None and item.new is not None
         try:
             return self._handle(ref.correct(item.frame, item.old, item.new))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from referee.layout.geometry import Piece, contacts, piece
 from referee.rules import Action, IllegalAction, Play, Tile
@@ -340,6 +340,7 @@ class Referee(Plays, Draws):
         self._seen = []
         self._unread = {}
         self._by_hand = []
+        self._shown_by_hand = {}
 
     # -- by hand ------------------------------------------------------------------------------
 
@@ -396,6 +397,45 @@ class Referee(Plays, Draws):
         self._after_play_at(frame, events)
         return events
 
+    def reveal_by_hand(self, frame: int, tiles: Sequence[str], seat: int | None = None) -> list[Event]:
+        """The tiles a player shows at the end of the hand, entered by hand (the camera cannot
+        read the reveal): ``seat`` may be left out when one player alone still holds tiles.
+        Once every player holding tiles has shown them, the hand is scored (its ``hand_end``
+        with the reveal). ``ValueError``, with nothing logged or said, when no hand waits for
+        its reveal, or the tiles contradict what is known (the count held, a tile on the
+        table or shown twice)."""
+        if not self.waiting_reveal:
+            raise ValueError("no hand is waiting for its reveal (it is shown once the hand is over)")
+        players = self.rules.players
+        holders = [s for s in range(players) if self.hand.held_count(s)]
+        if seat is None:
+            if len(holders) != 1:
+                named = ", ".join(str(s + 1) for s in holders)
+                raise ValueError(f"players {named} hold tiles: name the player whose tiles these are")
+            seat = holders[0]
+        if not 0 <= seat < players:
+            raise ValueError(f"player must be 1 to {players}, got {seat + 1}")
+        if seat not in holders:
+            raise ValueError(f"player {seat + 1} holds no tiles")
+        shown = [Tile.parse(t) for t in tiles]
+        held = self.hand.held_count(seat)
+        if len(shown) != held:
+            raise ValueError(f"player {seat + 1} holds {held} tile{'s' if held != 1 else ''}, not {len(shown)}")
+        on_table = set(self.on_table())
+        for tile in shown:
+            if str(tile) in on_table:
+                raise ValueError(f"{tile} is on the table")
+        try:
+            self.hand.reveal(seat, shown)
+        except ValueError as error:  # shown twice, not in the set, or known to be elsewhere
+            note = " (the rules count players from 0)" if "player" in str(error) else ""
+            raise ValueError(f"the tiles contradict what is known: {error}{note}") from None
+        self._shown_by_hand[seat] = [str(t) for t in shown]
+        events: list[Event] = []
+        if all(s in self._shown_by_hand for s in holders):
+            self._finish(frame, events, [self._shown_by_hand.get(s, []) for s in range(players)])
+        return events
+
     def _take_back(self) -> Action:
         """Undo the hand's last action; a tile played by hand and not yet matched on the table
         is forgotten with it."""
@@ -411,6 +451,7 @@ class Referee(Plays, Draws):
             return events
         action = self._take_back()
         self.waiting_reveal = False
+        self._shown_by_hand.clear()
         self._emit(events, Event(frame, Kind.UNDO, tile=None if action.tile is None else str(action.tile),
                                  reason=action.kind, player=action.player))
         return events

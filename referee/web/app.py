@@ -3,7 +3,8 @@
 Routes: ``/`` the page; ``/static/*`` its script and style; ``/events`` server-sent events (the
 state on connect and on every change); ``/frame.mjpg`` the annotated camera frames (multipart
 MJPEG); ``/api/state`` the state now; ``/api/control`` (POST ``{"action": "pass"|"undo"|
-"correct"|"next_hand"|"play", "old": "6-4", "new": "6-5", "tile": "6-4", "end": "left"}``: the
+"correct"|"next_hand"|"play"|"reveal", "old": "6-4", "new": "6-5", "tile": "6-4", "end": "left",
+"tiles": ["0-0", "3-1"], "seat": 1}``: the
 referee's answer, 409 when it refused, 202 when it has not answered within a few seconds, 400
 for a bad body, 403 without the token when one is required); ``/stats`` and ``/api/stats`` the
 records' statistics (with a store).

@@ -155,7 +155,7 @@ class Dashboard:
         frame = max(self.index, 0)
         try:
             produced = self.session.manual(Input(frame, control.action, control.old, control.new, control.tile,
-                                                 control.end))
+                                                 control.end, control.tiles, control.seat))
         except (ValueError, IllegalAction) as error:
             answer = Answer(control.id, control.action, False, str(error))
         else:
@@ -203,7 +203,9 @@ class Dashboard:
 
 def _nothing(action: str) -> str:
     return {"undo": "Nothing to undo.", "pass": "Nothing happened.",
-            "correct": "Nothing changed.", "next_hand": ""}.get(action, "Nothing happened.")
+            "correct": "Nothing changed.", "next_hand": "",
+            "reveal": "Noted: the hand is scored once every player holding tiles has shown them."}.get(
+        action, "Nothing happened.")
 
 
 def _placeholder(text: str) -> bytes:

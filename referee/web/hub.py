@@ -34,7 +34,8 @@ class HubClosed(RuntimeError):
 class Control:
     """A control posted from the page: ``action`` is one of pass, undo, correct (``old`` read
     as, ``new`` really), next_hand, play (``tile`` the camera could not read, at ``end`` where
-    it fits several); ``id`` numbers it so its answer can be found."""
+    it fits several), reveal (the ``tiles`` a player shows at the hand's end, ``seat`` from 0
+    where several hold tiles); ``id`` numbers it so its answer can be found."""
 
     action: str
     old: str | None = None
@@ -42,6 +43,8 @@ class Control:
     id: int = 0
     tile: str | None = None
     end: str | None = None
+    tiles: tuple[str, ...] = ()
+    seat: int | None = None
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
@@ -62,15 +65,22 @@ class Control:
                 raise ControlError(f"'end' must be one of {', '.join(END_NAMES)}, got {self.end!r}")
         elif self.tile is not None or self.end is not None:
             raise ControlError(f"{self.action} takes no 'tile' or 'end' (only play does)")
+        if self.action == "reveal":
+            if not self.tiles:
+                raise ControlError("a reveal needs 'tiles': the tiles shown, e.g. [\"0-0\", \"3-1\"]")
+            for shown in self.tiles:
+                parse_halves(shown)
+        elif self.tiles or self.seat is not None:
+            raise ControlError(f"{self.action} takes no 'tiles' or 'seat' (only reveal does)")
 
     @classmethod
     def from_json(cls, data: object) -> Control:
         """The control a posted JSON body asks for; :class:`ControlError` naming what is wrong."""
         if not isinstance(data, dict):
             raise ControlError(f"the body must be a JSON object like {{\"action\": \"pass\"}}, got {data!r}")
-        unknown = sorted(set(data) - {"action", "old", "new", "tile", "end"})
+        unknown = sorted(set(data) - {"action", "old", "new", "tile", "end", "tiles", "seat"})
         if unknown:
-            raise ControlError(f"unknown field {unknown[0]!r} (action, old, new, tile, end)")
+            raise ControlError(f"unknown field {unknown[0]!r} (action, old, new, tile, end, tiles, seat)")
         action = data.get("action")
         if not isinstance(action, str):
             raise ControlError(f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}")
@@ -80,8 +90,14 @@ class Control:
         end = data.get("end")
         if end == "":
             end = None  # the page's "any end"
+        tiles, seat = data.get("tiles", []), data.get("seat")
+        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+            raise ControlError(f"'tiles' must be a list of tiles like [\"0-0\", \"3-1\"], got {tiles!r}")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ControlError(f"'seat' must be a player's seat from 0, got {seat!r}")
         try:
-            return cls(action, data.get("old"), data.get("new"), tile=data.get("tile"), end=end)
+            return cls(action, data.get("old"), data.get("new"), tile=data.get("tile"), end=end, tiles=tuple(tiles),
+                       seat=seat)
         except ControlError:
             raise
         except ValueError as error:
