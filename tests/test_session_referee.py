@@ -947,12 +947,17 @@ def test_a_reveal_by_hand_that_contradicts_the_hand_is_refused_and_nothing_is_lo
     assert end.points == 8
 
 
-def test_a_blocked_hand_takes_each_players_reveal_by_hand() -> None:
-    rules = Rules(Variant.BLOCK, players=2, hand_size=2)
-    ref = Referee(rules)
+def _blocked() -> Referee:
+    """Block game, two tiles each: seat 0 opens 6-3, then both pass (blocked; both hold tiles)."""
+    ref = Referee(Rules(Variant.BLOCK, players=2, hand_size=2))
     ref.observe(state(0, OPEN_63))
     ref.pass_turn(1)
     ref.pass_turn(2)
+    return ref
+
+
+def test_a_blocked_hand_takes_each_players_reveal_by_hand() -> None:
+    ref = _blocked()
     with pytest.raises(ValueError, match="players 1, 2 hold tiles: name the player"):
         ref.reveal_by_hand(3, ["1-0"])
     assert ref.reveal_by_hand(3, ["1-0"], seat=0) == []  # seat 1 has still to show theirs
@@ -961,11 +966,7 @@ def test_a_blocked_hand_takes_each_players_reveal_by_hand() -> None:
 
 
 def test_a_blocked_hand_is_scored_from_two_revealed_rows() -> None:
-    rules = Rules(Variant.BLOCK, players=2, hand_size=2)
-    ref = Referee(rules)
-    ref.observe(state(0, OPEN_63))
-    ref.pass_turn(1)
-    ref.pass_turn(2)
+    ref = _blocked()
     assert ref.waiting_reveal
     bottom = (tile(1, 0, 400, 540, 90.0),)  # seat 0: one tile left
     top = (tile(5, 4, 370, 60, 90.0), tile(5, 2, 430, 60, 90.0))  # seat 1: two
