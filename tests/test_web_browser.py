@@ -150,6 +150,13 @@ def test_the_page_shows_the_replayed_hand_and_a_pass_reaches_the_referee(browser
         page.click("#play")
         expect(page.locator("#answer")).to_contain_text("the hand is over: nothing can be played")
         expect(illegal).to_have_count(1)
+        # A reveal typed in reaches the referee too (Referee.reveal_by_hand: this hand's reveal
+        # was read and scored, so none is awaited).
+        page.fill("#reveal-tiles", "5-3")
+        page.fill("#reveal-player", "1")
+        page.click("#reveal")
+        expect(page.locator("#answer")).to_contain_text("no hand is waiting for its reveal")
+        expect(illegal).to_have_count(1)
         page.close()
         code, took = referee.interrupt()
         assert code == 0 and took < 5

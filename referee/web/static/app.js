@@ -122,6 +122,14 @@ document.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     control("play", {tile: $("play-tile").value.trim(), end: $("play-end").value});
   });
+  $("reveal-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    // Players are numbered from 1 on the page, as announced; the API counts seats from 0.
+    const player = $("reveal-player").value.trim();
+    const body = {tiles: $("reveal-tiles").value.trim().split(/[\s,]+/).filter(Boolean)};
+    if (player) body.seat = Number(player) - 1;
+    control("reveal", body);
+  });
   $("camera").src = "/frame.mjpg";
   connect();
 });
