@@ -79,12 +79,20 @@ class Input:
         for k, v in values.items():
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"{k!r} must be text like \"6-4\" (or an end: left, right, up, down), got {v!r}")
-        tiles, seat = data.get("tiles", []), data.get("seat")
-        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-            raise ValueError(f"'tiles' must be a list of tiles like [\"0-0\", \"3-1\"], got {tiles!r}")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise ValueError(f"'seat' must be a player's seat from 0, got {seat!r}")
-        return cls(frame, action, values["old"], values["new"], values["tile"], values["end"], tuple(tiles), seat)
+        tiles, seat = reveal_fields(data)
+        return cls(frame, action, values["old"], values["new"], values["tile"], values["end"], tiles, seat)
+
+
+def reveal_fields(data: Mapping[str, Any]) -> tuple[tuple[str, ...], int | None]:
+    """A reveal's ``tiles`` (a list of tile names; none when absent) and ``seat`` (from 0, or
+    None) in a JSON object (an inputs-file line, a dashboard control); ``ValueError`` naming a
+    value of the wrong kind."""
+    tiles, seat = data.get("tiles", []), data.get("seat")
+    if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+        raise ValueError(f"'tiles' must be a list of tiles like [\"0-0\", \"3-1\"], got {tiles!r}")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise ValueError(f"'seat' must be a player's seat from 0, got {seat!r}")
+    return tuple(tiles), seat
 
 
 def settings_rules(settings: Mapping[str, Any]) -> Rules:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.rules.tiles import parse_halves
-from referee.session.loop import ACTIONS, END_NAMES
+from referee.session.loop import ACTIONS, END_NAMES, reveal_fields
 
 
 class ControlError(ValueError):
@@ -90,13 +90,9 @@ class Control:
         end = data.get("end")
         if end == "":
             end = None  # the page's "any end"
-        tiles, seat = data.get("tiles", []), data.get("seat")
-        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-            raise ControlError(f"'tiles' must be a list of tiles like [\"0-0\", \"3-1\"], got {tiles!r}")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise ControlError(f"'seat' must be a player's seat from 0, got {seat!r}")
         try:
-            return cls(action, data.get("old"), data.get("new"), tile=data.get("tile"), end=end, tiles=tuple(tiles),
+            tiles, seat = reveal_fields(data)
+            return cls(action, data.get("old"), data.get("new"), tile=data.get("tile"), end=end, tiles=tiles,
                        seat=seat)
         except ControlError:
             raise
