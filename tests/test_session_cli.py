@@ -325,6 +325,10 @@ def test_watch_keys_enter_a_reveal_the_camera_cannot_read(capsys: pytest.Capture
     assert (end.kind, end.reveal, end.points) == (Kind.HAND_END, (("1-0",), ("5-4", "5-2")), 15)
     err = capsys.readouterr().err
     assert "players 1, 2 hold tiles: name the player" in err and "'5-x'" in err
+    # The first reveal is an event of its own, said and logged as it comes.
+    (shown,) = [e for e in session.events if e.kind is Kind.REVEAL]
+    assert (shown.player, shown.tiles) == (0, ("1-0",))
+    assert session.phrases.say(shown) == "Gracz 1 pokazuje: 1-0."
     with pytest.raises(ValueError, match="needs the tiles"):
         Input(3, "reveal")
 

@@ -32,6 +32,7 @@ ONE_OF_EACH = [
     Event(7, Kind.UNFOLLOWED, reason="tiles moved", tiles=("6-3",)),
     Event(8, Kind.UNDO, reason="play"),
     Event(9, Kind.CORRECTION, tile="6-5", reason="6-6"),
+    Event(10, Kind.REVEAL, player=1, tiles=("6-5", "2-0"), by_hand=True),
 ]
 
 
@@ -52,6 +53,7 @@ def test_polish_lines() -> None:
         "Nie mogę tego odczytać, sprawdzam stół ponownie.",
         "Cofnięto.",
         "Poprawiono: 6-5.",
+        "Gracz 2 pokazuje: 6-5, 2-0.",
     ]
 
 
@@ -116,6 +118,7 @@ def test_names_when_given() -> None:
     assert PL.say(Event(1, Kind.PLAY, player=1, points=20), names) == "Żaneta: dwadzieścia!"
     assert PL.say_all(ONE_OF_EACH[4:7], names) == ["Zablokowane! Wygrywa Ala: 11 punktów.",
                                                    "Koniec meczu! Wygrywa Ala. Wynik: 105 do 80."]
+    assert EN.say(ONE_OF_EACH[-1], ["Ann", "Bob"]) == "Bob shows 6-5, 2-0."
     assert EN.say(Event(1, Kind.DRAW, player=3), ["Ann", "Bob"]) == "Player 4 draws."  # no name for that seat
     assert EN.say(Event(1, Kind.PASS, player=0), ["", "Bob"]) == "Player 1 passes."  # a blank name
     assert EN.say(Event(1, Kind.MATCH_END, winners=(0, 1, 2)), ["A", "B", "C"]) == "Match over! A, B and C win."

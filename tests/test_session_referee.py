@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from referee.layout.geometry import contacts, piece
 from referee.rules import Hand, Play, Rules, Tile, Variant
 from referee.rules.table import End
 from referee.session.ends import place
+from referee.session.eventlog import EventLog
 from referee.session.events import Event, Kind
 from referee.session.loop import Session, restore
 from referee.session.referee import Referee, RefereeConfig
@@ -960,9 +962,66 @@ def test_a_blocked_hand_takes_each_players_reveal_by_hand() -> None:
     ref = _blocked()
     with pytest.raises(ValueError, match="players 1, 2 hold tiles: name the player"):
         ref.reveal_by_hand(3, ["1-0"])
-    assert ref.reveal_by_hand(3, ["1-0"], seat=0) == []  # seat 1 has still to show theirs
+    # Seat 1 has still to show theirs: what seat 0 showed is logged, not yet scored.
+    assert ref.reveal_by_hand(3, ["1-0"], seat=0) == [Event(3, Kind.REVEAL, player=0, tiles=("1-0",), by_hand=True)]
+    assert ref.waiting_reveal and ref.match.scores == [0, 0]
     (end,) = ref.reveal_by_hand(4, ["5-4", "5-2"], seat=1)
     assert end.reveal == (("1-0",), ("5-4", "5-2")) and end.points == 15 and ref.match.scores == [15, 0]
+
+
+def test_a_partial_reveal_by_hand_survives_a_crash(tmp_path: Path) -> None:
+    """One player's tiles are entered, then the referee dies: resumed from the SQLite event log,
+    it asks only for the other player's, and scores the hand from both."""
+    ref = _blocked()
+    log = EventLog(tmp_path / "events.sqlite")
+    session = log.start_session({"variant": "block", "players": 2})
+    for event in [*ref.history, *ref.reveal_by_hand(3, ["1-0"], seat=0)]:
+        log.append(session, event)
+    log.close()
+    resumed = Referee(Rules(Variant.BLOCK, players=2, hand_size=2))
+    resumed.restore(event for _, event, _ in EventLog(tmp_path / "events.sqlite").events(session))
+    assert resumed.waiting_reveal
+    with pytest.raises(ValueError, match="player 1 holds 1 tile, not 2"):  # seat 0's are known still
+        resumed.reveal_by_hand(4, ["5-4", "5-2"], seat=0)
+    (end,) = resumed.reveal_by_hand(4, ["5-4", "5-2"], seat=1)
+    assert end.reveal == (("1-0",), ("5-4", "5-2")) and end.points == 15 and resumed.match.scores == [15, 0]
+
+
+def test_undo_takes_back_a_reveal_typed_in_and_a_resumed_referee_forgets_it_too() -> None:
+    # Seat 0's tiles are typed in wrong (6-6 for 1-0): undo takes that reveal back, not the
+    # last pass; typed in right, the hand is scored the same live and resumed from the events.
+    ref = _blocked()
+    moves = ref.hand.move_count()
+    ref.reveal_by_hand(3, ["6-6"], seat=0)
+    (undo,) = ref.undo(4)
+    assert undo == Event(4, Kind.UNDO, reason="reveal", player=0)
+    assert ref.waiting_reveal and ref.hand.move_count() == moves
+    resumed = Referee(Rules(Variant.BLOCK, players=2, hand_size=2))
+    resumed.restore(ref.history)
+    for r in (ref, resumed):
+        r.reveal_by_hand(5, ["1-0"], seat=0)
+        (end,) = r.reveal_by_hand(6, ["5-4", "5-2"], seat=1)
+        assert end.reveal == (("1-0",), ("5-4", "5-2")) and end.points == 15
+
+
+def test_a_reveal_typed_in_again_for_the_same_player_replaces_the_first() -> None:
+    ref = _blocked()
+    ref.reveal_by_hand(3, ["6-6"], seat=0)
+    ref.reveal_by_hand(4, ["1-0"], seat=0)
+    with pytest.raises(ValueError, match="contradict"):  # 1-0 is seat 0's now
+        ref.reveal_by_hand(5, ["1-0", "5-2"], seat=1)
+    (end,) = ref.reveal_by_hand(6, ["5-4", "5-2"], seat=1)
+    assert end.reveal == (("1-0",), ("5-4", "5-2"))
+
+
+def test_a_hand_scored_before_every_reveal_came_keeps_those_typed_in() -> None:
+    # Only seat 1's tiles are typed in, then the next hand is called: seat 0's are unknown, so
+    # no points are guessed, but what seat 1 showed is the hand's.
+    ref = _blocked()
+    ref.reveal_by_hand(3, ["5-4", "5-2"], seat=1)
+    (end, *_) = ref.next_hand(4)
+    assert end.kind is Kind.HAND_END and end.points is None
+    assert set(map(str, ref.match.hands[0].held(1))) == {"5-4", "5-2"}
 
 
 def test_a_blocked_hand_is_scored_from_two_revealed_rows() -> None:

@@ -21,6 +21,7 @@ class Kind(enum.StrEnum):
     UNFOLLOWED = "unfollowed"  # the table changed in a way the referee could not follow
     UNDO = "undo"  # the last event was taken back (by hand)
     CORRECTION = "correction"  # a misread tile was corrected (by hand)
+    REVEAL = "reveal"  # one player's tiles shown at the hand's end, entered by hand (others still to come)
 
     def __repr__(self) -> str:
         return f"Kind.{self.name}"
@@ -50,6 +51,9 @@ class Event:
     - ``unfollowed``: ``reason`` (what changed), ``tiles`` (the tiles involved).
     - ``undo``: ``reason`` (the kind of event taken back); ``correction``: ``tile`` (the tile as
       corrected), ``reason`` (what it was read as).
+    - ``reveal``: ``player``, ``tiles``, ``by_hand``: the tiles one player shows at the hand's
+      end, entered by hand while other players' are still awaited (logged, so a resumed session
+      keeps them; the ``hand_end`` that follows holds the whole reveal).
     """
 
     frame: int

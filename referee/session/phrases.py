@@ -58,6 +58,7 @@ PHRASES: Mapping[str, frozenset[str]] = {
     "undo": frozenset(),
     "correction": frozenset({"tile"}),
     "correction_no_tile": frozenset(),
+    "reveal": frozenset({"player", "tiles"}),
 }
 
 
@@ -176,6 +177,9 @@ class Phrases:
             return self._match_end(event, names)
         if kind is Kind.CORRECTION:
             return t["correction"].format(tile=event.tile) if event.tile else t["correction_no_tile"]
+        if kind is Kind.REVEAL:
+            return t["reveal"].format(player=self.player(event.player, names),
+                                      tiles=t["comma"].join(event.tiles or ()))
         return t[kind.value]  # blocked, unfollowed, undo: always the same words
 
     def _hand_end(self, event: Event, names: Sequence[str] | None) -> str:

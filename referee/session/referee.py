@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from referee.layout.geometry import Piece, contacts, piece
 from referee.rules import Action, IllegalAction, Play, Tile
@@ -22,10 +22,11 @@ from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.plays import Plays
 from referee.session.reveal import assign_seats, row_seat
+from referee.session.shown import Shown
 from referee.session.stabilise import StableState, StableTile
 
 
-class Referee(Plays, Draws):
+class Referee(Plays, Draws, Shown):
     """Follows a match from stable states (:meth:`observe`) and manual input (:meth:`pass_turn`,
     :meth:`undo`, :meth:`correct`, :meth:`next_hand`); every method returns the events it caused,
     in order."""
@@ -266,10 +267,13 @@ class Referee(Plays, Draws):
                 hand.pass_turn(event.player)
                 if hand.is_over():
                     self.waiting_reveal = True
+            elif kind is Kind.REVEAL or (kind is Kind.UNDO and event.reason == "reveal"):
+                self._restore_reveal(event)
             elif kind is Kind.UNDO:
                 if hand.move_count():
                     self._take_back()
                 self.waiting_reveal = False
+                self._shown_by_hand.clear()
             elif kind is Kind.CORRECTION and event.tile and event.reason:
                 self.correct(event.frame, event.reason, event.tile)
                 self.history.pop()
@@ -321,6 +325,7 @@ class Referee(Plays, Draws):
         """The source ended: a hand waiting for its reveal is scored with what is known."""
         events: list[Event] = []
         if self.waiting_reveal:
+            self._keep_shown()
             self._finish(self.last_frame, events, None)
         return events
 
@@ -397,45 +402,6 @@ class Referee(Plays, Draws):
         self._after_play_at(frame, events)
         return events
 
-    def reveal_by_hand(self, frame: int, tiles: Sequence[str], seat: int | None = None) -> list[Event]:
-        """The tiles a player shows at the end of the hand, entered by hand (the camera cannot
-        read the reveal): ``seat`` may be left out when one player alone still holds tiles.
-        Once every player holding tiles has shown them, the hand is scored (its ``hand_end``
-        with the reveal). ``ValueError``, with nothing logged or said, when no hand waits for
-        its reveal, or the tiles contradict what is known (the count held, a tile on the
-        table or shown twice)."""
-        if not self.waiting_reveal:
-            raise ValueError("no hand is waiting for its reveal (it is shown once the hand is over)")
-        players = self.rules.players
-        holders = [s for s in range(players) if self.hand.held_count(s)]
-        if seat is None:
-            if len(holders) != 1:
-                named = ", ".join(str(s + 1) for s in holders)
-                raise ValueError(f"players {named} hold tiles: name the player whose tiles these are")
-            seat = holders[0]
-        if not 0 <= seat < players:
-            raise ValueError(f"player must be 1 to {players}, got {seat + 1}")
-        if seat not in holders:
-            raise ValueError(f"player {seat + 1} holds no tiles")
-        shown = [Tile.parse(t) for t in tiles]
-        held = self.hand.held_count(seat)
-        if len(shown) != held:
-            raise ValueError(f"player {seat + 1} holds {held} tile{'s' if held != 1 else ''}, not {len(shown)}")
-        on_table = set(self.on_table())
-        for tile in shown:
-            if str(tile) in on_table:
-                raise ValueError(f"{tile} is on the table")
-        try:
-            self.hand.reveal(seat, shown)
-        except ValueError as error:  # shown twice, not in the set, or known to be elsewhere
-            note = " (the rules count players from 0)" if "player" in str(error) else ""
-            raise ValueError(f"the tiles contradict what is known: {error}{note}") from None
-        self._shown_by_hand[seat] = [str(t) for t in shown]
-        events: list[Event] = []
-        if all(s in self._shown_by_hand for s in holders):
-            self._finish(frame, events, [self._shown_by_hand.get(s, []) for s in range(players)])
-        return events
-
     def _take_back(self) -> Action:
         """Undo the hand's last action; a tile played by hand and not yet matched on the table
         is forgotten with it."""
@@ -445,8 +411,11 @@ class Referee(Plays, Draws):
         return action
 
     def undo(self, frame: int) -> list[Event]:
-        """Take back the last action of the hand (a play, a draw or a pass)."""
+        """Take back the last action of the hand (a play, a draw or a pass), or, while the hand
+        waits for the others' reveals, the reveal entered last by hand."""
         events: list[Event] = []
+        if self.waiting_reveal and self._shown_by_hand:
+            return self._undo_reveal(frame)
         if self.over or not self.hand.move_count():
             return events
         action = self._take_back()
@@ -471,6 +440,7 @@ class Referee(Plays, Draws):
                 raise ValueError("this hand has just begun: the referee is waiting for its first tile")
             raise ValueError("the hand is still being played: play it out, or undo")
         if self.waiting_reveal:
+            self._keep_shown()
             self._finish(frame, events, None)
             if self.match.is_over():
                 return events
