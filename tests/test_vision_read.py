@@ -80,6 +80,38 @@ def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
 
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_small_tiles_box_a_few_pixels_off_is_read_by_the_wide_look_or_left_unsure(seed: int) -> None:
+    # A frame shrunk three times (tiles 40 pixels long, as at 1280 x 720) and each box moved
+    # along by a tenth of its length or more and a few pixels short: the near second look leaves
+    # many such tiles unsure; the wide one reads more of them, and never a sure wrong one.
+    config = VisionConfig()
+    rng = np.random.default_rng(7200 + seed)
+    unsure, near_read, wide_read = 0, 0, 0
+    for pips in [NO_DOUBLE_BLANK[i] for i in rng.permutation(len(NO_DOUBLE_BLANK))[:8]]:
+        big, big_box = one_tile(rng, pips)
+        image = cv2.GaussianBlur(cv2.resize(big, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA), (0, 0), 0.8)
+        true_box = Box(big_box.cx / 3, big_box.cy / 3, big_box.length / 3, big_box.width / 3, big_box.angle)
+        contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
+        assert read_at(image, true_box, config, contrast).pips == pips
+        off = dataclasses.replace(moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.1, 0.14), 0.0),
+                                  length=true_box.length * float(rng.uniform(0.93, 0.97)))
+        first = read_at(image, off, config, contrast)
+        if first.pips is None or first.confidence >= config.min_confidence:
+            continue
+        unsure += 1
+        near = relook(image, off, first, contrast, config)
+        near_read += near.confidence >= config.min_confidence
+        wide = relook(image, off, first, contrast, config, config.wide_support, wide=True)
+        if wide.confidence >= config.min_confidence:
+            assert wide.pips == pips, f"{pips} read surely as {wide.pips} on the wide look"
+            wide_read += 1
+        else:
+            assert wide == first, "an unsure wide look must leave the first reading as it was"
+    assert unsure >= 2, "the moved rectangles should leave some tiles unsure"
+    assert wide_read >= max(near_read + 1, unsure // 2), (unsure, near_read, wide_read)
+
+
 def legal_line(rng: np.random.Generator) -> tuple[np.ndarray, Box, tuple[int, int]]:
     """A frame holding three drawn tiles end to end in a legal line (touching halves match), at
     a random angle, with the middle tile's true box and pips."""
@@ -269,3 +301,10 @@ def test_the_fast_medians_give_numpys_values() -> None:
         assert median(values).dtype == np.median(values).dtype
         pixels = rng.integers(0, rng.integers(1, 256), (n, 3)).astype(np.uint8)
         assert np.array_equal(channel_medians(pixels), np.median(pixels.astype(np.float32), axis=0))
+
+
+def test_the_wide_look_settings_are_checked() -> None:
+    for bad in ({"wide_shift": 0.5}, {"wide_across": -0.1}, {"wide_stretch": 0.9}, {"wide_support": -1},
+                {"wide_below_px": -5.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            VisionConfig(**bad)  # type: ignore[arg-type]

@@ -117,6 +117,20 @@ class VisionConfig:
     # seam, and the halves either side of a seam in a legal line match), nor a double blank
     # from any. 0 turns it off.
     relook_packed_support: int = 6
+    # Still unsure after that, a tile gets a wider look: its rectangle moved along by up to
+    # wide_shift of its length (relook_steps each way) and across by up to wide_across of its
+    # width (one step each way), each at its length and stretched by wide_stretch (a small
+    # tile's rectangle lies a few pixels off, or ends a few short: its far pips fall outside).
+    # It is read when wide_support of those readings are sure and all the sure ones agree, with
+    # the same bars on doubles and blanks as above (wide_support 0 turns this off). Only tiles
+    # shorter than wide_below_px (full-resolution pixels) get it: boxes end within a few pixels
+    # of the faces, a big share of a small tile only; a large tile's box that far off is
+    # misplaced, and moving it about may find a neighbour's pips.
+    wide_below_px: float = 96.0
+    wide_shift: float = 0.1
+    wide_across: float = 0.05
+    wide_stretch: float = 1.08
+    wide_support: int = 5
     min_margin: float = 0.18
     min_confidence: float = 0.5
     # A tile whose halves are shorter than this (full-resolution pixels) is uncertain whatever its
@@ -263,6 +277,11 @@ class VisionConfig:
             ("relook_steps", self.relook_steps >= 1),
             ("relook_support", self.relook_support >= 0),
             ("relook_packed_support", self.relook_packed_support >= 0),
+            ("wide_below_px", self.wide_below_px >= 0),
+            ("wide_shift", 0 <= self.wide_shift < 0.5),
+            ("wide_across", 0 <= self.wide_across < 0.5),
+            ("wide_stretch", 1 <= self.wide_stretch <= 1.5),
+            ("wide_support", self.wide_support >= 0),
             ("min_margin", 0 <= self.min_margin < 1),
             ("min_confidence", 0 <= self.min_confidence <= 1),
             ("min_cell_px", self.min_cell_px >= 0),

@@ -291,7 +291,10 @@ def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, c
                                 whole=True)
         if again is not None:
             return again
-    return relook(image, box, first, contrast, config, support, doubles, blank), box
+    reading = relook(image, box, first, contrast, config, support, doubles, blank)
+    if reading.confidence < config.min_confidence and config.wide_support > 0 and box.length < config.wide_below_px:
+        reading = relook(image, box, first, contrast, config, config.wide_support, doubles, blank, wide=True)
+    return reading, box
 
 
 def _on(table: np.ndarray, at: np.ndarray) -> bool:

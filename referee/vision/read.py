@@ -279,33 +279,44 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     return Reading((a, b), float(min(ca, cb, sure)), (float(min(ca, sure)), float(min(cb, sure))))
 
 
+def _moves(config: VisionConfig, wide: bool) -> list[tuple[float, float, float]]:
+    """The moves of a second look (along, across, stretch): the near one, along and across by
+    up to ``relook_shift`` of the sides; the wide one (see ``wide_shift``)."""
+    if not wide:
+        steps = np.linspace(-config.relook_shift, config.relook_shift, 2 * config.relook_steps + 1)
+        return [(float(du), float(dv), 1.0) for du in steps for dv in steps if du != 0 or dv != 0]
+    along = np.linspace(-config.wide_shift, config.wide_shift, 2 * config.relook_steps + 1)
+    across = (-config.wide_across, 0.0, config.wide_across) if config.wide_across > 0 else (0.0,)
+    stretches = (1.0, config.wide_stretch) if config.wide_stretch > 1 else (1.0,)
+    return [(float(du), dv, st) for du, dv, st in itertools.product(along, across, stretches)
+            if du != 0 or dv != 0 or st != 1.0]
+
+
 def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
-           support: int | None = None, doubles: bool = True, blank: bool = True) -> Reading:
+           support: int | None = None, doubles: bool = True, blank: bool = True, wide: bool = False) -> Reading:
     """A second look at a tile read unsure at ``box`` (full-resolution pixels): read again
-    with the box moved along and across by up to ``relook_shift`` of its sides. The tile is read when
+    with the box moved along and across by up to ``relook_shift`` of its sides (``wide``: the
+    wider moves of ``wide_shift``, ``wide_across`` and ``wide_stretch``). The tile is read when
     at least ``support`` (default ``relook_support``) of those readings are sure and every sure
     one agrees, and that reading is not a double unless ``doubles``, nor the double blank unless
     ``blank``; the confidence is the least of theirs. Otherwise the first, unsure reading stands."""
     need = config.relook_support if support is None else support
-    steps = np.linspace(-config.relook_shift, config.relook_shift, 2 * config.relook_steps + 1)
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
     sure: list[Reading] = []
-    for du in steps:
-        for dv in steps:
-            if du == 0 and dv == 0:
-                continue
-            moved = dataclasses.replace(box, cx=box.cx + ux * du * box.length + vx * dv * box.width,
-                                        cy=box.cy + uy * du * box.length + vy * dv * box.width)
-            reading = decide(gather(rectify(image, moved.corners(), config.cell_px), config), contrast, config)
-            if reading.pips is not None and reading.confidence >= config.min_confidence:
-                pips = reading.pips
-                # Every sure reading must agree, and be no double or blank where none may be:
-                # the first that is not settles it.
-                if (sure and pips != sure[0].pips) or (not doubles and pips[0] == pips[1]) \
-                        or (not blank and pips == (0, 0)):
-                    return first
-                sure.append(reading)
+    for du, dv, stretch in _moves(config, wide):
+        moved = dataclasses.replace(box, cx=box.cx + ux * du * box.length + vx * dv * box.width,
+                                    cy=box.cy + uy * du * box.length + vy * dv * box.width,
+                                    length=box.length * stretch)
+        reading = decide(gather(rectify(image, moved.corners(), config.cell_px), config), contrast, config)
+        if reading.pips is not None and reading.confidence >= config.min_confidence:
+            pips = reading.pips
+            # Every sure reading must agree, and be no double or blank where none may be:
+            # the first that is not settles it.
+            if (sure and pips != sure[0].pips) or (not doubles and pips[0] == pips[1]) \
+                    or (not blank and pips == (0, 0)):
+                return first
+            sure.append(reading)
     if len(sure) < max(need, 1):
         return first
     pips = sure[0].pips
