@@ -704,6 +704,24 @@ def test_the_last_tile_missed_in_one_state_is_not_taken_back() -> None:
     assert line(ref) == ["6-3", "3-4"]
 
 
+def test_a_tile_unseen_while_a_new_one_lies_against_it_is_not_taken_back() -> None:
+    # Vision loses the 4-3 just as the 4-1 laid against its end comes to be read: a tile laid
+    # against a place says a tile is there, so the 4-3 stays, and once seen again the 4-1 is
+    # played against it.
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    assert kinds(ref.observe(state(2, OPEN_63, RIGHT_34))) == [Kind.PLAY]
+    against = tile(4, 1, 560, 300)  # its 4 half against the 4-3's 4 end
+    for frame in (4, 6, 8):
+        assert ref.observe(state(frame, OPEN_63, against)) == []
+    assert sorted(ref.on_table()) == ["4-3", "6-3"]
+    (play,) = ref.observe(state(10, OPEN_63, RIGHT_34, against))
+    assert (play.kind, play.tile, play.end) == (Kind.PLAY, "4-1", "right")
+    # With nothing laid against it, the same states take the 4-3 back (as in the test above).
+    alone = opened(config=RefereeConfig(takeback_states=2))
+    alone.observe(state(2, OPEN_63, RIGHT_34))
+    assert kinds([e for f in (4, 6) for e in alone.observe(state(f, OPEN_63))]) == [Kind.UNDO]
+
+
 def test_draws_seen_with_a_play_laid_before_them_go_in_after_it() -> None:
     """Player 1's tile lay on the table unreadable before the face-down tiles went; it is read
     in the state that shows them gone: the play came first, and player 0 drew."""

@@ -160,6 +160,13 @@ class Referee(Plays, Draws, Shown):
         if last in decided or seen is None or self._near(pieces, seen) is not None:
             self.gone.pop(last, None)
             return
+        # A new tile laid against where it lay says it is still there, unseen (a double across
+        # the line's end lost by vision just as the tile against it came to be read): nothing
+        # is laid against a tile taken back. Such a state neither counts nor resets.
+        table = set(table_names)
+        if any(p.name not in table and min(seen.outside(p.end_point(h)) for h in (0, 1)) <= 0.5 * seen.width
+               for p in pieces):
+            return
         self.gone[last] = self.gone.get(last, 0) + 1
         if self.gone[last] >= self.config.takeback_states:
             self.gone.pop(last)
