@@ -704,22 +704,35 @@ def test_the_last_tile_missed_in_one_state_is_not_taken_back() -> None:
     assert line(ref) == ["6-3", "3-4"]
 
 
-def test_a_tile_unseen_while_a_new_one_lies_against_it_is_not_taken_back() -> None:
+def test_a_tile_laid_against_a_line_tile_vision_lost_is_played_against_it() -> None:
     # Vision loses the 4-3 just as the 4-1 laid against its end comes to be read: a tile laid
-    # against a place says a tile is there, so the 4-3 stays, and once seen again the 4-1 is
-    # played against it.
+    # against a place says a tile is there, so the 4-3 stays (it is not taken back) and the 4-1
+    # is played against where it was last seen.
     ref = opened(config=RefereeConfig(takeback_states=2))
     assert kinds(ref.observe(state(2, OPEN_63, RIGHT_34))) == [Kind.PLAY]
     against = tile(4, 1, 560, 300)  # its 4 half against the 4-3's 4 end
-    for frame in (4, 6, 8):
+    (play,) = ref.observe(state(4, OPEN_63, against))
+    assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "4-1", "right", 0)
+    for frame in (6, 8):
         assert ref.observe(state(frame, OPEN_63, against)) == []
-    assert sorted(ref.on_table()) == ["4-3", "6-3"]
-    (play,) = ref.observe(state(10, OPEN_63, RIGHT_34, against))
-    assert (play.kind, play.tile, play.end) == (Kind.PLAY, "4-1", "right")
+    assert sorted(ref.on_table()) == ["4-1", "4-3", "6-3"]
+    assert ref.observe(state(10, OPEN_63, RIGHT_34, against)) == []
     # With nothing laid against it, the same states take the 4-3 back (as in the test above).
     alone = opened(config=RefereeConfig(takeback_states=2))
     alone.observe(state(2, OPEN_63, RIGHT_34))
     assert kinds([e for f in (4, 6) for e in alone.observe(state(f, OPEN_63))]) == [Kind.UNDO]
+
+
+def test_a_box_straddling_a_lost_line_tile_is_no_tile_laid_against_it() -> None:
+    # The 4-3 unseen, and a box over its 4 end and past it read surely as 4-4 (a box straddling
+    # a seam reads the two halves either side of it: a double): tiles do not overlap, so it is
+    # neither played against the lost 4-3 nor a reason to take the 4-3 back.
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    ref.observe(state(2, OPEN_63, RIGHT_34))
+    straddle = tile(4, 4, 515, 300)
+    for frame in (4, 6, 8):
+        assert kinds(ref.observe(state(frame, OPEN_63, straddle))) in ([], [Kind.UNFOLLOWED])
+    assert sorted(ref.on_table()) == ["4-3", "6-3"]
 
 
 def test_draws_seen_with_a_play_laid_before_them_go_in_after_it() -> None:

@@ -43,7 +43,19 @@ class Plays(RefereeBase):
             if last is None or name in table_pieces:
                 continue
             here = self._near(pieces, last)
-            if here is not None and here.index not in used:
+            if here is None:
+                # Nothing lies where it was last seen (and it is the only one: several would be
+                # an arm): vision lost it in this state, and a tile laid against it is against
+                # the tile there (one taken back has been taken back by now). Not where a box
+                # reaches over its place: tiles do not overlap, and such a box straddles it and
+                # its neighbour (reading the two halves either side of the seam).
+                if any(last.outside(q.centre) < 0.25 * last.length for q in pieces):
+                    continue
+                ghost = dataclasses.replace(last, index=len(pieces), uncertain=False)
+                pieces.append(ghost)
+                table_pieces[name] = ghost
+                continue
+            if here.index not in used:
                 turn = here.axis[0] * last.axis[0] + here.axis[1] * last.axis[1]
                 if abs(turn) < 0.7 or math.dist(here.centre, last.centre) >= 0.5 * last.width:
                     # A tile of the line neither turns nor slides: a box lying across where it
