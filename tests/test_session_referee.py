@@ -735,6 +735,23 @@ def test_a_box_straddling_a_lost_line_tile_is_no_tile_laid_against_it() -> None:
     assert sorted(ref.on_table()) == ["4-3", "6-3"]
 
 
+def test_an_illegal_tile_tried_again_where_it_goes_is_played_though_read_doubtfully() -> None:
+    # Seat 1 tries 2-6 against the 3 end (read clearly: illegal), takes it back and lays it
+    # against the 6 end, where vision reads it only doubtfully, though as 2-6 still: it is the
+    # tile tried, and it fits there. A doubtful reading of any other tile waits.
+    ref = opened()
+    (illegal,) = ref.observe(state(2, OPEN_63, tile(2, 6, 480, 300)))
+    assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "6-2", "mismatch")
+    assert ref.observe(state(4, OPEN_63)) == []  # taken back
+    (play,) = ref.observe(state(6, OPEN_63, tile(2, 6, 320, 300, uncertain=True)))
+    assert (play.kind, play.tile, play.end, play.player, play.inferred) == (Kind.PLAY, "6-2", "left", 1, True)
+    other = opened()
+    other.observe(state(2, OPEN_63, tile(2, 6, 480, 300)))
+    other.observe(state(4, OPEN_63))
+    assert other.observe(state(6, OPEN_63, tile(1, 6, 320, 300, uncertain=True))) == []
+    assert other.on_table() == ["6-3"]
+
+
 def test_draws_seen_with_a_play_laid_before_them_go_in_after_it() -> None:
     """Player 1's tile lay on the table unreadable before the face-down tiles went; it is read
     in the state that shows them gone: the play came first, and player 0 drew."""

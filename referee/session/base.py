@@ -89,6 +89,7 @@ class RefereeBase:
         self.history: list[Event] = []
         self.pending: dict[str, End | None] = {}  # illegal tiles left on the table, and where
         self._pending_at: dict[str, Piece] = {}  # where each of them was read
+        self._retracted: set[str] = set()  # illegal tiles taken back this hand (tried again elsewhere?)
         self.face_down: int | None = None  # the boneyard as last confirmed
         self._pile: int | None = None  # the boneyard's backs before any draw the referee saw
         self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie

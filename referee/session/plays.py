@@ -26,6 +26,7 @@ class Plays(RefereeBase):
         for name in list(self.pending):
             if name not in decided:
                 del self.pending[name]  # the illegal tile was taken back
+                self._retracted.add(name)
                 if (where := self._pending_at.pop(name, None)) is not None:
                     self._forget(where)
         known = [self._last_seen[n] for n in table_names if n in self._last_seen]
@@ -196,7 +197,8 @@ class Plays(RefereeBase):
         clear = {q.index: q for q in new}
         for u in unread:
             pinned = self._across_end(u, found, table_pieces, clear) \
-                or self._along_end(u, found, table_pieces, clear, state.tiles[u.index].sure_halves)
+                or self._along_end(u, found, table_pieces, clear, state.tiles[u.index].sure_halves) \
+                or self._tried_again(u, found, table_pieces, state.tiles[u.index].sure_halves)
             if pinned is None:
                 continue
             pips, end = pinned
@@ -241,6 +243,20 @@ class Plays(RefereeBase):
         if not seen or not 0 <= value <= self.rules.max_pips:
             return None
         return ((value, seen[0]) if near == 0 else (seen[0], value)), where.end
+
+    def _tried_again(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
+                     sure: tuple[int | None, int | None]) -> tuple[tuple[int, int], End] | None:
+        """An unread tile at an open end that vision reads, doubtfully, as an illegal tile taken
+        back this hand, and that fits that end: the player who tried it tried it again where it
+        goes (the tile was read clearly the first time). Its numbers and the end; None when
+        either half was read surely as another number, or the rules refuse it there."""
+        if name_of(u.pips) not in self._retracted or any(
+                s is not None and s != v for s, v in zip(sure, u.pips, strict=True)):
+            return None
+        where = place(self.hand.table, dataclasses.replace(u, uncertain=False), found, table_pieces)
+        if where is None or where.end is None or where.reason is not None:
+            return None
+        return u.pips, where.end
 
     def _across_end(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
                     clear: dict[int, Piece]) -> tuple[tuple[int, int], End] | None:

@@ -342,6 +342,7 @@ class Referee(Plays, Draws, Shown):
         self._cleared = 0
         self.pending.clear()
         self._pending_at.clear()
+        self._retracted.clear()
         self.gone.clear()
         self.face_down = None
         self._pile = None
