@@ -137,6 +137,7 @@ EVERY_PHRASE = [
     Event(9, Kind.UNDO, reason="play"),
     Event(10, Kind.CORRECTION, tile="6-5", reason="6-6"),
     Event(10, Kind.CORRECTION),
+    Event(11, Kind.REVEAL, player=1, tiles=("6-5", "2-0"), by_hand=True),
 ]
 
 
