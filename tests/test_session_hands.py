@@ -104,3 +104,17 @@ def test_a_resumed_referee_comes_to_the_same_hand(seed: int, variant: str, playe
     assert fresh.referee.hand.moves == session.referee.hand.moves
     assert fresh.referee.match.scores == session.referee.match.scores
     assert fresh.referee.on_table() == session.referee.on_table()
+
+
+def test_a_draw_the_referee_took_back_is_no_draw_in_the_score() -> None:
+    from referee.session.events import Kind
+    truth = [{"frame": 1, "event": "play", "tile": "6-3", "end": None, "player": 0, "points": 0},
+             {"frame": 3, "event": "play", "tile": "4-3", "end": "right", "player": 1, "points": 0},
+             {"frame": 4, "event": "draw", "player": 0}]
+    got = [Event(1, Kind.PLAY, tile="6-3", player=0, points=0), Event(4, Kind.DRAW, player=1),
+           Event(6, Kind.UNDO, reason="draw", player=1),
+           Event(3, Kind.PLAY, tile="4-3", end="right", player=1, points=0, inferred=True),
+           Event(4, Kind.DRAW, player=0)]
+    score = score_hand(truth, got, False)
+    assert (score.draws, score.draws_found, score.false_draws) == (1, 1, 0)
+    assert score_hand(truth, got[:2], False).draws_found == 1  # the draw before the undo counted once

@@ -766,6 +766,31 @@ def test_draws_seen_with_a_play_laid_before_them_go_in_after_it() -> None:
     assert ref.hand.turn == 0 and ref.hand.held_count(0) == 8
 
 
+def test_draws_put_down_before_a_play_read_late_go_to_the_next_player() -> None:
+    """Player 1's tile lay on the table unreadable while two face-down tiles went: the referee,
+    not knowing of the play, gave the draws to player 1. The tile is read at last, in the state
+    given again from the frame it was laid: the play came first, so the draws were player 0's.
+    The referee takes its two draws back, plays the tile and draws them again for player 0, and
+    the log replays to the same hand."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    ref.observe(state(3, OPEN_63, unread, down=14))
+    ref.observe(state(4, OPEN_63, unread, down=12))
+    drawn = ref.observe(state(5, OPEN_63, unread, down=12))
+    assert [(e.kind, e.player) for e in drawn if e.kind is Kind.DRAW] == [(Kind.DRAW, 1)] * 2
+    got = ref.observe(dataclasses.replace(state(3, OPEN_63, RIGHT_34, down=12), last=6))
+    assert [(e.kind, e.tile, e.player, e.reason) for e in got] == [
+        (Kind.UNDO, None, 1, "draw"), (Kind.UNDO, None, 1, "draw"), (Kind.PLAY, "4-3", 1, None),
+        (Kind.DRAW, None, 0, None), (Kind.DRAW, None, 0, None)]
+    assert got[2].inferred and got[2].frame == 3 and got[0].frame == 6
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("play", 1), ("draw", 0), ("draw", 0)]
+    resumed = Referee(FIVES)
+    resumed.restore(ref.history)
+    assert resumed.hand.moves == ref.hand.moves and resumed.hand.turn == ref.hand.turn == 0
+
+
 # == the referee: by hand =====================================================================
 def test_passes_by_hand_when_nothing_can_be_drawn_block_the_hand() -> None:
     ref = Referee(BLOCK)

@@ -396,11 +396,28 @@ class Plays(RefereeBase):
             if placement.touching != value and value in tile and self._explained(state, name):
                 reason = "mismatch"
         if reason is None and end is not None:
+            # Draws the referee put down after the tile was laid (it was read too late): the
+            # tile came first, and the draws were the next player's.
+            redraw = self._draws_since(when)
+            for _ in redraw:
+                self.hand.undo()
+            seat = self._seat()
             try:
                 points = self.hand.play(Play(tile, end), seat=seat)
             except IllegalAction as error:
                 reason = error.reason.value
+                for event in reversed(redraw):  # as they were
+                    self.hand.draw(seat=event.player, unseen=True)
+                seat = self._seat()
             else:
+                if redraw:
+                    self._redraw(state, redraw, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat,
+                                                      points=points, inferred=True), events)
+                    self._last_seen[name] = p
+                    self.pending.pop(name, None)
+                    self._pending_at.pop(name, None)
+                    self._after_play(state, events)
+                    return
                 self.pending.pop(name, None)
                 self._pending_at.pop(name, None)
                 self._last_seen[name] = p
@@ -425,6 +442,37 @@ class Plays(RefereeBase):
         self._pending_at[name] = p
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
+
+    def _draws_since(self, frame: int) -> list[Event]:
+        """The draws logged after ``frame`` that are the hand's last moves, with no play, pass
+        or undo logged since (newest first); empty when there are none or the log is not that
+        plain."""
+        out: list[Event] = []
+        for event in reversed(self.history):
+            if event.kind is Kind.DRAW and event.frame > frame and event.at is None:
+                out.append(event)
+            elif event.kind in (*_MOVES, Kind.UNDO, Kind.HAND_END):
+                break
+        moves = self.hand.moves
+        if not out or len(out) > len(moves) or any(m.kind != "draw" for m in moves[len(moves) - len(out):]):
+            return []
+        return out
+
+    def _redraw(self, state: StableState, draws: list[Event], play: Event, events: list[Event]) -> None:
+        """A play read late went in before ``draws`` (taken back from the hand already, newest
+        first): said as their undoing, the play, and the draws again by the player to move
+        after it, so the log replays to the same hand."""
+        for event in draws:
+            self._emit(events, Event(max(state.frame, self.last_frame), Kind.UNDO, reason="draw", player=event.player))
+        self._emit(events, play)
+        for event in reversed(draws):
+            seat = self._seat()
+            try:
+                self.hand.draw(seat=seat, unseen=True)
+            except IllegalAction as error:
+                self._unfollowed(state, f"draw_{error.reason.value}", [], events)
+                return
+            self._emit(events, Event(event.frame, Kind.DRAW, player=seat))
 
     def _played_since(self, frame: int) -> bool:
         """Whether a play of this hand that stands (not undone nor taken back) is dated after

@@ -71,7 +71,9 @@ def score_hand(truth: Sequence[Mapping[str, Any]], got: Sequence[Event], double_
     flagged = sum(1 for t in truth_illegal if any(m.get("tile") == t.get("tile") for m in my_illegal))
     false_illegal = sum(1 for m in my_illegal if not any(m.get("tile") == t.get("tile") for t in truth_illegal))
     draws = sum(1 for e in truth if e.get("event") == "draw")
-    my_draws = sum(1 for e in mine if e.get("event") == "draw")
+    # A draw taken back (the referee put it down before a play read late) is no draw.
+    my_draws = sum(1 for e in mine if e.get("event") == "draw") - sum(
+        1 for e in mine if e.get("event") == "undo" and e.get("reason") == "draw")
     ends = [e for e in truth if e.get("event") == "hand_end"]
     my_ends = [e for e in mine if e.get("event") == "hand_end"]
     end_right = bool(ends) and bool(my_ends) and all(
