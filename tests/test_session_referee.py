@@ -1396,6 +1396,21 @@ def test_an_unread_double_across_an_open_end_is_the_double_of_the_end() -> None:
     assert [(e.tile, e.end, e.inferred) for e in got] == [("3-3", "right", True), ("3-1", "right", None)]
 
 
+def test_an_unread_tile_across_an_open_end_with_one_half_surely_the_ends_number_is_its_double() -> None:
+    # The last tile of a hand, across the 3 end: vision reads 3-5, its 3 half surely over the
+    # run and the other not. Across an end only a double lies: it is the 3-3. A half read surely
+    # as another number leaves it unread.
+    def across_read(sure: tuple[int | None, int | None]) -> StableState:
+        base = state(2, OPEN_63, tile(3, 5, 460, 300, 90.0, uncertain=True))
+        return dataclasses.replace(base, tiles=(base.tiles[0], dataclasses.replace(base.tiles[1], sure_halves=sure)))
+    ref = opened()
+    (play,) = ref.observe(across_read((3, None)))
+    assert (play.tile, play.end, play.inferred) == ("3-3", "right", True)
+    ref = opened()
+    assert ref.observe(across_read((3, 5))) == []
+    assert ref.on_table() == ["6-3"]
+
+
 def test_a_doubtful_second_box_on_a_table_tile_does_not_hold_up_the_hand() -> None:
     """Vision finds the opener 6-3 twice: its box, and a doubtful box most of a tile along that
     straddles its end and the empty table. Tiles are unique: the doubtful 6-3 beside the 6-3 is that

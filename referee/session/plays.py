@@ -196,7 +196,7 @@ class Plays(RefereeBase):
         that tile. Played, marked inferred; False when no unread tile is pinned down."""
         clear = {q.index: q for q in new}
         for u in unread:
-            pinned = self._across_end(u, found, table_pieces, clear) \
+            pinned = self._across_end(u, found, table_pieces, clear, state.tiles[u.index].sure_halves) \
                 or self._along_end(u, found, table_pieces, clear, state.tiles[u.index].sure_halves) \
                 or self._tried_again(u, found, table_pieces, state.tiles[u.index].sure_halves)
             if pinned is None:
@@ -259,17 +259,21 @@ class Plays(RefereeBase):
         return u.pips, where.end
 
     def _across_end(self, u: Piece, found: list[Contact], table_pieces: dict[str, Piece],
-                    clear: dict[int, Piece]) -> tuple[tuple[int, int], End] | None:
+                    clear: dict[int, Piece], sure: tuple[int | None, int | None] = (None, None),
+                    ) -> tuple[tuple[int, int], End] | None:
         """An unread tile lying across an open end (the end tile's end against the middle of its
         long side) can only be the double of the end's number: pinned down when vision's own
-        doubtful reading is that double, or a clear tile against its other side shows it."""
+        doubtful reading is that double, or one half was read surely as that number over the
+        run (``sure``, the stable tile's ``sure_halves``) and the other never as another, or a
+        clear tile against its other side shows it."""
         by_index = {q.index: q for q in table_pieces.values()}
         at_line = _middle_values(u, found, by_index)
         if len(at_line) != 1:
             return None
         v = at_line[0][1]
         beyond = [w for _, w in _middle_values(u, found, clear)]
-        if any(w != v for w in beyond) or (u.pips != (v, v) and not beyond):
+        half_sure = v in sure and all(h in (None, v) for h in sure)
+        if any(w != v for w in beyond) or (u.pips != (v, v) and not beyond and not half_sure):
             return None
         double = dataclasses.replace(u, pips=(v, v), uncertain=False)
         placement = place(self.hand.table, double, found, table_pieces)
