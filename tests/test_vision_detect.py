@@ -36,7 +36,7 @@ from referee.render.generate import Options
 from referee.render.sprites import PIP_LAYOUT
 from referee.render.stills import render_still
 from referee.render.styles import TileStyle
-from referee.vision import Detection, FaceDown, TileReading, detect
+from referee.vision import Detection, FaceDown, TileReading, VisionConfig, detect
 from referee.vision.evaluate import Totals, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 
@@ -498,6 +498,23 @@ def test_tiles_too_small_to_read_are_never_trusted() -> None:
     assert [t for t in d.tiles if not t.uncertain] == []
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_tiles_thirty_pixels_long_are_read_and_trusted(seed: int) -> None:
+    # Drawn tiles shrunk to 30 pixels (halves of 15, as the far tiles at 1280 x 720 are): their
+    # pips are three or four pixels across, and they read right and surely. The bar before
+    # (min_cell_px 16) left them all uncertain, and a rendered hand at that size unrefereed.
+    rng = np.random.default_rng(7300 + seed)
+    canvas = table(rng, FELT)
+    truth = []
+    for (x, y, angle), i in zip(places(rng, 6), rng.permutation(len(NO_DOUBLE_BLANK)), strict=False):
+        canvas = lay(canvas, sprite(NO_DOUBLE_BLANK[i], IVORY, DARK_INK), x, y, angle)
+        truth.append(tuple(sorted(NO_DOUBLE_BLANK[i])))
+    small = cv2.resize(finish(canvas, rng), None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    d = detect(small)
+    assert sorted(tuple(sorted(t.pips)) for t in d.tiles if not t.uncertain) == sorted(truth)
+    assert all(t.uncertain for t in detect(small, VisionConfig(min_cell_px=16.0)).tiles)
+
+
 def test_a_box_drawn_long_on_a_small_tile_is_no_more_legible() -> None:
     # A hard-set hand of tiles about 28 pixels long: a box fitted 33 pixels long read 2-4 as
     # 0-0 without doubt. Its pips are no larger than its neighbours': legibility goes by the
@@ -704,8 +721,6 @@ def test_vision_imports_neither_rules_nor_render() -> None:
 
 # -- a known tile size (what a calibration profile gives) ---------------------------------------
 def test_a_known_tile_size_reads_as_well_and_a_wrong_one_is_not_trusted() -> None:
-    from referee.vision import VisionConfig
-
     image, truth = draw_tiles(np.random.default_rng(5), 8)
     assert problems(detect(image, VisionConfig(tile_px=float(L))), truth) == []
     # A profile made at another camera height (tiles twice the size) must not blind the detector.
