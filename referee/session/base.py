@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 
 from referee.layout.geometry import Piece
-from referee.rules import Hand, Play, Rules, Tile
+from referee.rules import Hand, IllegalAction, Play, Rules, Tile
 from referee.rules.match import Match
 from referee.rules.scoring import Termination
 from referee.rules.state import Action
@@ -121,6 +121,17 @@ class RefereeBase:
     def _seat(self) -> int:
         turn = self.hand.turn
         return self.config.opener if turn is None else turn
+
+    def _draw_unseen(self, frame: int, events: list[Event]) -> int | None:
+        """The player to move draws a tile nobody saw: their seat, or None (said as something
+        the referee could not follow) when the rules refuse it."""
+        seat = self._seat()
+        try:
+            self.hand.draw(seat=seat, unseen=True)
+        except IllegalAction as error:
+            self._unfollowed_at(frame, f"draw_{error.reason.value}", [], events)
+            return None
+        return seat
 
     def _emit(self, events: list[Event], event: Event) -> None:
         events.append(event)

@@ -75,11 +75,8 @@ class Draws(RefereeBase):
             self.hand.undo()
         done: list[Event] = []
         for _ in range(drawn):
-            seat = self._seat()
-            try:
-                self.hand.draw(seat=seat, unseen=True)
-            except IllegalAction as error:
-                self._unfollowed_at(frame, f"draw_{error.reason.value}", [], events)
+            seat = self._draw_unseen(frame, events)
+            if seat is None:
                 break
             done.append(Event(frame, Kind.DRAW, player=seat, at=index + len(done) if later else None))
         try:

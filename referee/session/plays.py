@@ -470,11 +470,8 @@ class Plays(RefereeBase):
             self._emit(events, Event(max(state.frame, self.last_frame), Kind.UNDO, reason="draw", player=event.player))
         self._emit(events, play)
         for event in reversed(draws):
-            seat = self._seat()
-            try:
-                self.hand.draw(seat=seat, unseen=True)
-            except IllegalAction as error:
-                self._unfollowed(state, f"draw_{error.reason.value}", [], events)
+            seat = self._draw_unseen(state.frame, events)
+            if seat is None:
                 return
             self._emit(events, Event(event.frame, Kind.DRAW, player=seat))
 
