@@ -414,25 +414,22 @@ class Plays(RefereeBase):
                     self.hand.draw(seat=event.player, unseen=True)
                 seat = self._seat()
             else:
-                if redraw:
-                    self._redraw(state, redraw, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat,
-                                                      points=points, inferred=True), events)
-                    self._last_seen[name] = p
-                    self.pending.pop(name, None)
-                    self._pending_at.pop(name, None)
-                    self._after_play(state, events)
-                    return
                 self.pending.pop(name, None)
                 self._pending_at.pop(name, None)
                 self._last_seen[name] = p
-                # Laid before plays already followed (its own states came too late to read):
-                # the turns since went by without it, so its player and points are the rules'
-                # best account, not what was seen, and the referee says it could not follow.
-                late = self._played_since(when)
-                if late:
-                    self._unfollowed(state, "late_tile", [name], events)
-                self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points,
-                                         inferred=late or None))
+                if redraw:
+                    self._redraw(state, redraw, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat,
+                                                      points=points, inferred=True), events)
+                else:
+                    # Laid before plays already followed (its own states came too late to
+                    # read): the turns since went by without it, so its player and points are
+                    # the rules' best account, not what was seen, and the referee says it could
+                    # not follow.
+                    late = self._played_since(when)
+                    if late:
+                        self._unfollowed(state, "late_tile", [name], events)
+                    self._emit(events, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat,
+                                             points=points, inferred=late or None))
                 self._after_play(state, events)
                 return
         if reason == "ambiguous_end":

@@ -44,13 +44,13 @@ class Shown(RefereeBase):
         for tile in shown:
             if str(tile) in on_table:
                 raise ValueError(f"{tile} is on the table")
-        others = {s: t for s, t in self._shown_by_hand.items() if s != seat}
+        entered = self._with_shown(seat, [str(t) for t in shown])
         try:
-            self._check_reveals({**others, seat: [str(t) for t in shown]})
+            self._check_reveals(entered)
         except ValueError as error:  # shown twice, not in the set, or known to be elsewhere
             note = " (the rules count players from 0)" if "player" in str(error) else ""
             raise ValueError(f"the tiles contradict what is known: {error}{note}") from None
-        self._shown_by_hand = {**others, seat: [str(t) for t in shown]}  # the newest last
+        self._shown_by_hand = entered
         events: list[Event] = []
         if all(s in self._shown_by_hand for s in holders):
             self._finish(frame, events, [self._shown_by_hand.get(s, []) for s in range(players)])
@@ -58,6 +58,12 @@ class Shown(RefereeBase):
             self._emit(events, Event(frame, Kind.REVEAL, player=seat, tiles=tuple(self._shown_by_hand[seat]),
                                      by_hand=True))
         return events
+
+    def _with_shown(self, seat: int, tiles: Sequence[str]) -> dict[int, list[str]]:
+        """The reveals entered so far with ``seat``'s now ``tiles``, entered last (undo takes
+        back the newest)."""
+        others = {s: t for s, t in self._shown_by_hand.items() if s != seat}
+        return {**others, seat: list(tiles)}
 
     def _check_reveals(self, shown: dict[int, list[str]]) -> None:
         """``ValueError`` when these reveals (by seat) contradict the hand. They are tried on a
@@ -88,8 +94,7 @@ class Shown(RefereeBase):
         if event.kind is Kind.UNDO:
             self._shown_by_hand.pop(event.player, None)
             return
-        shown = {s: t for s, t in self._shown_by_hand.items() if s != event.player}
-        shown[event.player] = list(event.tiles or ())
+        shown = self._with_shown(event.player, event.tiles or ())
         try:
             self._check_reveals(shown)
         except ValueError:
