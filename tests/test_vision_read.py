@@ -308,3 +308,35 @@ def test_the_wide_look_settings_are_checked() -> None:
                 {"wide_below_px": -5.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_face_whose_pips_are_all_faint_is_read_from_its_pattern(seed: int) -> None:
+    # A coloured set's 6 is pale yellow on ivory: a rendered double six came out with its
+    # strongest pip at 0.3 of the frame's pip contrast, under the bar for any pips at all, and
+    # was counted as a back (a draw the hand never had, and every tile played on it lost).
+    config = VisionConfig()
+    rng = np.random.default_rng(700 + seed)
+    dark, box = one_tile(rng, (6, 6))
+    contrast = float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
+
+    def drawn(pips: tuple[int, int] | None, share: float) -> np.ndarray:
+        ink = tuple(round(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
+        canvas = lay(table(rng, FELT, shape=SHAPE), sprite(pips, IVORY, ink), box.cx, box.cy, box.angle)
+        return finish(canvas, rng)
+
+    pale = drawn((6, 6), 0.3)
+    strongest = float(gather(rectify(pale, box.corners(), config.cell_px), config).pips.max())
+    assert config.faint_floor * contrast < strongest < config.pip_floor * contrast  # faint indeed
+    got = read_at(pale, box, config, contrast)
+    assert got.pips == (6, 6) and got.confidence >= config.min_confidence
+    assert read_at(pale, box, dataclasses.replace(config, faint_floor=0.0), contrast).pips is None
+    # Too few faint pips to tell from specks are never read surely; a plain back stays one.
+    assert read_at(drawn((1, 0), 0.3), box, config, contrast).confidence < config.min_confidence
+    assert read_at(drawn(None, 0.3), box, config, contrast).pips is None
+
+
+def test_the_faint_face_settings_are_checked() -> None:
+    for bad in ({"faint_floor": 0.5}, {"faint_floor": -0.1}, {"faint_least": 0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            VisionConfig(**bad)  # type: ignore[arg-type]

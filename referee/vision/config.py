@@ -105,6 +105,12 @@ class VisionConfig:
     # peak beats this share of the frame's pip contrast (faint yellow pips on an ivory set whose
     # other numbers are dark); below it, against pip_floor of the frame's contrast.
     half_floor: float = 0.25
+    # A face whose strongest pip is under pip_floor (a coloured set's pale yellow six) is still
+    # read when that pip beats faint_floor of the frame's contrast and the pips above pip_share
+    # of it, faint_least or more in all, lie on a number's places on both halves (faint_floor 0
+    # turns this off).
+    faint_floor: float = 0.2
+    faint_least: int = 4
     # A tile read unsure is read again with its rectangle moved along and across by up to
     # relook_shift of its sides (relook_steps each way); it is read when relook_support of those
     # readings are sure and all the sure ones agree (relook_support 0 turns this off).
@@ -274,6 +280,8 @@ class VisionConfig:
             ("pip_share", 0 < self.pip_share < 1),
             ("pip_floor", 0 < self.pip_floor < 1),
             ("half_floor", 0 < self.half_floor <= self.pip_floor),
+            ("faint_floor", 0 <= self.faint_floor < self.pip_floor),
+            ("faint_least", self.faint_least >= 1),
             ("table_piece", 0 < self.table_piece <= 1),
             ("relook_shift", 0 <= self.relook_shift < 0.5),
             ("relook_steps", self.relook_steps >= 1),

@@ -255,6 +255,8 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     # (a groove on a black tile), from the face's own noise.
     divider = evidence.divider / min(config.divider_share * contrast, config.divider_snr * max(evidence.noise, 0.5))
     if strongest <= floor:
+        if (faint := _faint(evidence, strongest, contrast, config)) is not None:
+            return faint
         sure = min(1.0, 1.0 - strongest / floor)
         if divider < 1.0:  # no pips, no divider: face down
             return Reading(None, float(min(sure, 1.0 - divider)))
@@ -277,6 +279,30 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     if a > config.max_pips or b > config.max_pips:
         return Reading((min(a, config.max_pips), min(b, config.max_pips)), 0.0)
     return Reading((a, b), float(min(ca, cb, sure)), (float(min(ca, sure)), float(min(cb, sure))))
+
+
+def _faint(evidence: Evidence, strongest: float, contrast: float, config: VisionConfig) -> Reading | None:
+    """A face whose pips are all faint (a coloured set's pale yellow on ivory, both halves), read
+    from its pattern: its strongest peak above ``faint_floor`` of the frame's contrast, and the
+    peaks above ``pip_share`` of it, at least ``faint_least`` in all, lying on the places of a
+    number on both halves. How sure: how clearly the pattern stands (a back's grain makes none).
+    None otherwise (``faint_floor`` 0 turns this off)."""
+    if config.faint_floor <= 0 or strongest <= config.faint_floor * contrast:
+        return None
+    cut = config.pip_share * strongest
+    grid = _aligned(evidence, cut, config)
+    peaks = evidence.peaks
+    readings = []
+    for half, side in enumerate((peaks[peaks[:, 0] < 1.0], peaks[peaks[:, 0] >= 1.0])):
+        n, sure_n = _half(grid[half], cut, config.max_pips)
+        count, sure_count = _count(side, cut)
+        if count != n:
+            return None
+        readings.append((n, min(sure_n, sure_count)))
+    (a, ca), (b, cb) = readings
+    if a + b < config.faint_least or a > config.max_pips or b > config.max_pips:
+        return None
+    return Reading((a, b), float(min(ca, cb)), (float(ca), float(cb)))
 
 
 def _moves(config: VisionConfig, wide: bool) -> list[tuple[float, float, float]]:
