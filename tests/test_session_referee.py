@@ -1411,6 +1411,19 @@ def test_an_unread_tile_across_an_open_end_with_one_half_surely_the_ends_number_
     assert ref.on_table() == ["6-3"]
 
 
+def test_a_box_along_the_line_straddling_a_seam_is_never_a_double_across_the_end() -> None:
+    # A rendered hand: 2-1 laid on the 2 end of 0-2, and in some frames vision packed the run
+    # half a tile off, one box over the seam reading the two 2 halves as a doubtful 2-2. The
+    # end of 0-2 lay inside that box, against the middle of its long side by the contacts, and
+    # the 2-2, never on the table, was played as a double across the end.
+    ref = opened()
+    straddle = tile(3, 3, 448, 326, uncertain=True)  # along the line, over the 3 end, pushed aside
+    assert ref.observe(state(2, OPEN_63, straddle)) == []
+    assert ref.on_table() == ["6-3"]
+    (play,) = ref.observe(state(4, OPEN_63, RIGHT_34))
+    assert (play.tile, play.end, play.inferred) == ("4-3", "right", None)
+
+
 def test_a_doubtful_second_box_on_a_table_tile_does_not_hold_up_the_hand() -> None:
     """Vision finds the opener 6-3 twice: its box, and a doubtful box most of a tile along that
     straddles its end and the empty table. Tiles are unique: the doubtful 6-3 beside the 6-3 is that

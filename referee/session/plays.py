@@ -548,9 +548,18 @@ def _values_against(u: Piece, half: int, found: list[Contact], clear: dict[int, 
 
 def _middle_values(u: Piece, found: list[Contact], by: dict[int, Piece]) -> list[tuple[Piece, int]]:
     """Tiles of ``by`` whose end touches the middle of a long side of ``u`` (the way a line
-    meets a double lying across it), each with the number of its touching half."""
+    meets a double lying across it), each with the number of its touching half. Only a tile
+    lying crosswise to ``u`` counts: a rectangle along the line that straddles a seam between
+    two tiles (read as a double) has their ends inside it, not against its side."""
     return [(by[c.tile], by[c.tile].pips[c.half]) for c in found
-            if c.other == u.index and c.part is Part.MIDDLE and c.tile in by and c.half >= 0 and not c.side]
+            if c.other == u.index and c.part is Part.MIDDLE and c.tile in by and c.half >= 0 and not c.side
+            and _crosswise(u, by[c.tile])]
+
+
+def _crosswise(a: Piece, b: Piece) -> bool:
+    """Whether two tiles lie across each other (within 30 degrees of square: the camera's
+    tilt skews the angles a little)."""
+    return abs(a.axis[0] * b.axis[0] + a.axis[1] * b.axis[1]) < 0.5
 
 
 def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
