@@ -349,6 +349,34 @@ def test_among_backs_a_double_blank_across_a_lines_end_is_an_unsure_face(seed: i
     assert len(d.face_down) == 11
 
 
+def grained_pile(rng: np.random.Generator) -> np.ndarray:
+    """Fourteen worn backs in two rows (a faint seam across the middle and a few specks, as a
+    rendered 4032 x 3024 pile showed), and two faces with pips beside them."""
+    canvas = table(rng, FELT)
+    for k in range(14):
+        x, y = 70 + (k % 7) * (W + 14), 150 + (k // 7) * (L + 30)
+        canvas = lay(canvas, sprite(None, IVORY, DARK_INK), x, y, 90.0)
+        seam = tuple(0.9 * v for v in IVORY)
+        cv2.line(canvas, (int(x - W / 2 + 4), int(y)), (int(x + W / 2 - 4), int(y)), seam, 2, cv2.LINE_AA)
+        for _ in range(3):
+            speck = (int(x + rng.uniform(-0.3, 0.3) * W), int(y + rng.uniform(-0.4, 0.4) * L))
+            cv2.circle(canvas, speck, 2, tuple(0.7 * v for v in IVORY), -1, cv2.LINE_AA)
+    for pips, x in (((3, 5), 560.0), ((6, 2), 680.0)):
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, 480.0, 0.0)
+    return finish(canvas, rng)
+
+
+@pytest.mark.parametrize("seed", [0, 4, 5])
+def test_worn_backs_outnumbering_faces_are_backs_not_double_blanks(seed: int) -> None:
+    # The typical tile of such a frame is a back: its grain set the frame's pip contrast, the
+    # seams passed for dividers against it, and a pile of 14 backs was read as double blanks
+    # (sure ones: the referee saw tiles appear and the boneyard empty).
+    image = grained_pile(np.random.default_rng(seed))
+    d = run(image)
+    assert sorted(t.pips for t in d.tiles) == [(3, 5), (6, 2)]
+    assert len(d.face_down) == 14
+
+
 @pytest.mark.parametrize("seed", [41, 42])
 def test_tile_sized_blocks_on_the_floor_beyond_the_table_are_not_face_down_tiles(seed: int) -> None:
     # A parquet floor round the table (a dark floor with light blocks the size of a tile, in a

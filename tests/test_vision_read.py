@@ -336,7 +336,7 @@ def test_a_face_whose_pips_are_all_faint_is_read_from_its_pattern(seed: int) -> 
     assert read_at(drawn(None, 0.3), box, config, contrast).pips is None
 
 
-def test_the_faint_face_settings_are_checked() -> None:
-    for bad in ({"faint_floor": 0.5}, {"faint_floor": -0.1}, {"faint_least": 0}):
+def test_the_faint_face_and_backs_settings_are_checked() -> None:
+    for bad in ({"faint_floor": 0.5}, {"faint_floor": -0.1}, {"faint_least": 0}, {"backs_below": 1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]

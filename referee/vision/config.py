@@ -67,8 +67,9 @@ class VisionConfig:
     pack_fit: float = 0.7
     # A blob no packing covers is parted where it is narrower than up to this share of a tile
     # width (tiles touching only at a corner, as in a pile of backs), when every part is shaped
-    # like one tile (0 turns this off).
-    apart: float = 0.6
+    # like one tile; eroded by 0.4, 0.6, 0.8 and 1 of it, the shallowest that parts it (0.6 left
+    # four backs of a rendered pile, touching corner to side, one blob; 0 turns this off).
+    apart: float = 0.75
     # Opening the face mask with a disc this share of the tile length cuts shadow slivers away.
     open_share: float = 0.06
     # A straight run of packed tiles is re-spaced as one (run_reach 0 turns this off): its ends
@@ -105,6 +106,11 @@ class VisionConfig:
     # peak beats this share of the frame's pip contrast (faint yellow pips on an ivory set whose
     # other numbers are dark); below it, against pip_floor of the frame's contrast.
     half_floor: float = 0.25
+    # The frame's pip contrast (the strongest place of its typical tile) is a back's grain, not a
+    # pip, when under backs_below of the strongest peak of the typical tile showing pips: backs
+    # outnumber faces (a boneyard of 14 beside a line of 3), and their grain read as pips and
+    # their seams as dividers would make double blanks of them (0 turns this off).
+    backs_below: float = 0.5
     # A face whose strongest pip is under pip_floor (a coloured set's pale yellow six) is still
     # read when that pip beats faint_floor of the frame's contrast and the pips above pip_share
     # of it, faint_least or more in all, lie on a number's places on both halves (faint_floor 0
@@ -280,6 +286,7 @@ class VisionConfig:
             ("pip_share", 0 < self.pip_share < 1),
             ("pip_floor", 0 < self.pip_floor < 1),
             ("half_floor", 0 < self.half_floor <= self.pip_floor),
+            ("backs_below", 0 <= self.backs_below < 1),
             ("faint_floor", 0 <= self.faint_floor < self.pip_floor),
             ("faint_least", self.faint_least >= 1),
             ("table_piece", 0 < self.table_piece <= 1),

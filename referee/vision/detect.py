@@ -331,7 +331,7 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     for full, legible in zip(fulls, _legible([f.length for f in fulls], config.min_cell_px), strict=True):
         corners = full.corners()
         items.append((corners, gather(rectify(image, corners, c), config), legible))
-    contrast = pip_contrast([e for _, e, _ in items])
+    contrast = pip_contrast([e for _, e, _ in items], config.backs_below)
     # Mostly backs: the contrast comes from the few faces with pips, and only tiles with pips are
     # read as faces (a blank face among backs cannot be told from a back with a seam).
     few_faces = contrast is None

@@ -120,16 +120,21 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     return Evidence(pips, divider, noise, peaks, contrast_map)
 
 
-def pip_contrast(evidence: list[Evidence]) -> float | None:
+def pip_contrast(evidence: list[Evidence], backs_below: float = 0.0) -> float | None:
     """The contrast of a pip in this frame: most tiles show a pip, so the strongest grid place of
     a typical tile is one (a frame's tiles share one set and one light). None when the tiles'
-    strongest places do not stand out from the faces' own noise (only backs, no tiles, or backs
-    outnumbering faces: see :func:`faces_contrast`)."""
+    strongest places do not stand out from the faces' own noise, or stand below ``backs_below``
+    of the pips of the tiles showing some (:func:`faces_contrast`): only backs, no tiles, or
+    backs outnumbering faces, whose grain then passes for the frame's pips."""
     if not evidence:
         return None
     strongest = np.array([float(e.pips.max()) for e in evidence])
     value = float(np.percentile(strongest, 75))
-    return value if value > _floor(evidence) else None
+    if value <= _floor(evidence):
+        return None
+    if backs_below > 0 and (faces := faces_contrast(evidence)) is not None and value < backs_below * faces:
+        return None
+    return value
 
 
 def _floor(evidence: list[Evidence]) -> float:
