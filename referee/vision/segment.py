@@ -54,44 +54,53 @@ class TableModel:
         return (_design(np.array([0.5]), np.array([0.5])) @ self.coeffs)[0].astype(np.float32)
 
 
-def _table_seed(small: np.ndarray) -> np.ndarray:
-    """The cells of the largest connected region of one colour: the table (tiles, however many,
-    lie apart; the floor around a table is a rim, smaller than the table it surrounds)."""
+def _table_seeds(small: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """For each colour of the frame, the cells of its largest connected region, best first: the
+    table is the largest region of one colour (tiles, however many, lie apart; the floor around
+    a table is a rim, smaller than the table it surrounds). And each cell's weight: the camera
+    looks at the table, so cells near the middle of the frame count most."""
     samples = small.reshape(-1, 3) * np.array([1.0, HUE, HUE], np.float32)
     cv2.setRNGSeed(7)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     _, labels, _ = cv2.kmeans(samples, _CLUSTERS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     labels = labels.reshape(small.shape[:2])
-    # The camera looks at the table: cells near the middle of the frame count most.
     ys, xs = np.mgrid[0:small.shape[0], 0:small.shape[1]].astype(np.float32)
     r2 = ((xs + 0.5) / small.shape[1] * 2 - 1) ** 2 + ((ys + 0.5) / small.shape[0] * 2 - 1) ** 2
     weight = np.clip(1.0 - 0.8 * r2, 0.02, 1.0)
-    best, best_score = np.zeros(small.shape[:2], bool), 0.0
+    found: list[tuple[float, np.ndarray]] = []
     for k in range(_CLUSTERS):
         count, comp, _, _ = cv2.connectedComponentsWithStats((labels == k).astype(np.uint8), connectivity=4)
         if count < 2:
             continue
         scores = np.bincount(comp.ravel(), weights=weight.ravel(), minlength=count)
         i = 1 + int(np.argmax(scores[1:]))
-        if scores[i] > best_score:
-            best, best_score = comp == i, float(scores[i])
-    return best.ravel()
+        found.append((float(scores[i]), (comp == i).ravel()))
+    found.sort(key=lambda f: -f[0])  # stable: the first of equals stays first
+    return [seed for _, seed in found] or [np.zeros(small.shape[0] * small.shape[1], bool)], weight.ravel()
 
 
-def fit_table(lab: np.ndarray) -> TableModel:
-    """Fit the table colour robustly: seed it with the largest one-colour region of the frame,
-    then fit a smooth surface (lamp fall-off, vignette) to the cells near it a few times,
-    widening to the table's own spread."""
-    h, w = lab.shape[:2]
-    small = cv2.resize(lab, _GRID, interpolation=cv2.INTER_AREA)
-    flat = small.reshape(-1, 3).astype(np.float64)
-    ys, xs = np.mgrid[0:_GRID[1], 0:_GRID[0]].astype(np.float64)
-    design = _design((xs.ravel() + 0.5) / _GRID[0], (ys.ravel() + 0.5) / _GRID[1])
-    seed = _table_seed(small)
+#: The table model explains the cells near it. One explaining less than _LEAST_COVER of the frame
+#: (cells weighted towards the middle) from a seed whose hull spans less than _LEAST_HULL of it
+#: (a strip along the frame's edge, surrounding nothing) was seeded on the floor round the table:
+#: a wood table's grain and planks part it into many colours, each in small patches, and a plain
+#: floor then makes the largest one-colour region. Other seeds are then tried, and the model
+#: explaining the most (at least twice as much) taken. (A white table round a frame full of tiles
+#: explains as little, but its seed surrounds them.)
+_LEAST_COVER = 0.25
+_LEAST_HULL = 0.5
+
+
+def _hull_share(seed: np.ndarray) -> float:
+    """The share of the grid the convex hull of a seed's cells spans."""
+    cells = cv2.findNonZero(seed.reshape(_GRID[1], _GRID[0]).astype(np.uint8))
+    return 0.0 if cells is None else float(cv2.contourArea(cv2.convexHull(cells))) / (_GRID[0] * _GRID[1])
+
+
+def _fit_from(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The surface fitted from one seed (coefficients, the cells near it, and its band)."""
     keep = seed
     coeffs = np.zeros((6, 3))
-    coeffs[0] = np.median(flat[keep], axis=0)
-    fitted = design @ coeffs
+    coeffs[0] = np.median(flat[keep], axis=0) if keep.any() else np.median(flat, axis=0)
     band = 30.0
     for terms in (3, 6, 6, 6):
         if keep.sum() < 4 * terms:
@@ -99,12 +108,34 @@ def fit_table(lab: np.ndarray) -> TableModel:
         sol, *_ = np.linalg.lstsq(design[keep][:, :terms], flat[keep], rcond=None)
         coeffs = np.zeros((6, 3))
         coeffs[:terms] = sol
-        fitted = design @ coeffs
-        resid = np.linalg.norm(flat - fitted, axis=1)
+        resid = np.linalg.norm(flat - design @ coeffs, axis=1)
         band = float(np.clip(3.0 * 1.4826 * np.median(resid[keep]), 8.0, 30.0))
         # Cells of the seed stay table unless far off; others join only when close.
         keep = (seed & (resid < band)) | (resid < 0.6 * band)
-    resid = np.linalg.norm(flat - fitted, axis=1)
+    return coeffs, keep, band
+
+
+def fit_table(lab: np.ndarray) -> TableModel:
+    """Fit the table colour robustly: seed it with the largest one-colour region of the frame,
+    then fit a smooth surface (lamp fall-off, vignette) to the cells near it a few times,
+    widening to the table's own spread. A model explaining little of the frame (seeded on the
+    floor) gives way to one from another seed explaining far more."""
+    h, w = lab.shape[:2]
+    small = cv2.resize(lab, _GRID, interpolation=cv2.INTER_AREA)
+    flat = small.reshape(-1, 3).astype(np.float64)
+    ys, xs = np.mgrid[0:_GRID[1], 0:_GRID[0]].astype(np.float64)
+    design = _design((xs.ravel() + 0.5) / _GRID[0], (ys.ravel() + 0.5) / _GRID[1])
+    seeds, weight = _table_seeds(small)
+    total = float(weight.sum())
+    coeffs, keep, band = _fit_from(flat, design, seeds[0])
+    cover = float(weight[keep].sum()) / total
+    if cover < _LEAST_COVER and _hull_share(seeds[0]) < _LEAST_HULL:
+        for seed in seeds[1:]:
+            other = _fit_from(flat, design, seed)
+            other_cover = float(weight[other[1]].sum()) / total
+            if other_cover >= 2 * cover:
+                (coeffs, keep, band), cover = other, other_cover
+    resid = np.linalg.norm(flat - design @ coeffs, axis=1)
     spread = max(float(np.median(resid[resid < band])) * 1.4826, 1.5)
     return TableModel(coeffs.astype(np.float32), spread, (h, w))
 
