@@ -39,6 +39,8 @@ from referee.render.styles import TileStyle
 from referee.vision import Detection, FaceDown, TileReading, VisionConfig, detect
 from referee.vision.evaluate import Totals, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
+from referee.vision.size import TileSize
+from referee.vision.split import split_blobs
 
 SEQUENCES = REPO / "sample_images" / "sequences"
 
@@ -298,6 +300,35 @@ def test_backs_touching_at_a_corner_are_each_counted(seed: int) -> None:
     # packing (one angle for all) covers it. Parted where it is narrow, each part is one back.
     image, truth = corner_pile(np.random.default_rng(8800 + seed))
     assert problems(run(image), truth) == []
+
+
+#: The outline of three backs of a rendered pile (4032 x 3024, the mask at 0.32 scale, a tile
+#: 53 pixels long): two side by side at one angle, the third at another, touching the second's
+#: end at its corner.
+THREE_BACKS = np.array([
+    (1, 3), (0, 4), (0, 11), (1, 12), (1, 23), (2, 24), (2, 35), (3, 36), (3, 44), (4, 45), (4, 54), (6,
+    55), (8, 53), (9, 54), (14, 54), (15, 53), (21, 53), (22, 52), (29, 52), (30, 53), (29, 54), (29,
+    59), (28, 60), (28, 65), (27, 66), (27, 68), (28, 69), (31, 69), (32, 70), (38, 70), (39, 71), (45,
+    71), (46, 72), (54, 72), (55, 73), (57, 71), (58, 72), (57, 76), (64, 83), (65, 83), (70, 89), (72,
+    90), (72, 91), (78, 97), (77, 98), (78, 99), (79, 98), (85, 104), (87, 105), (90, 104), (104, 89),
+    (105, 86), (102, 83), (102, 82), (73, 53), (69, 53), (64, 58), (64, 59), (59, 64), (59, 65), (55,
+    69), (54, 68), (54, 65), (55, 64), (55, 59), (56, 58), (56, 53), (57, 52), (57, 47), (58, 46), (58,
+    41), (59, 40), (59, 35), (60, 34), (60, 29), (61, 28), (61, 22), (60, 21), (55, 21), (54, 20), (48,
+    20), (47, 19), (39, 19), (38, 18), (36, 18), (35, 19), (35, 22), (34, 23), (33, 34), (32, 35), (32,
+    38), (31, 39), (30, 38), (30, 28), (29, 27), (29, 16), (28, 15), (28, 5), (27, 4), (27, 1), (26, 0),
+    (20, 0), (19, 1), (13, 1), (12, 2), (6, 2), (5, 3)
+], np.int32)
+
+
+def test_backs_a_packing_covers_all_but_one_of_are_parted_where_narrow() -> None:
+    # The packing, at one angle, covered the two side by side and left the third out (a third
+    # of the blob, within what a packing may leave): the referee, short of a back, saw a draw
+    # no one made. Parted where narrow, every part one back, the blob is all three.
+    mask = np.zeros((110, 110), np.uint8)
+    cv2.fillPoly(mask, [THREE_BACKS], 1)
+    boxes, _ = split_blobs(mask, TileSize(53.3), VisionConfig())
+    assert len(boxes) == 3
+    assert all(abs(b.length - 53.3) < 0.15 * 53.3 for b in boxes)
 
 
 @pytest.mark.parametrize("seed", [21, 22])

@@ -260,7 +260,13 @@ def split_blobs(mask: np.ndarray, size: TileSize, config: VisionConfig,
             continue
         if share > config.max_blob_tiles:
             continue
-        found = _tiles_in(blob, length, config) or _apart(blob, length, config)
+        found = _tiles_in(blob, length, config)
+        if len(found) < round(share):
+            # The packing left a tile's worth out (backs touching at angles, packed at one angle
+            # but for the last): parted where narrow, every part one tile, is the better account.
+            parted = _apart(blob, length, config)
+            if len(parted) > len(found):
+                found = parted
         boxes.extend(dataclasses.replace(b, cx=b.cx + x, cy=b.cy + y) for b in found)
     return boxes, big
 
