@@ -164,7 +164,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     out: TextIO | None = None
     if args.csv is not None:
         try:
-            out = open(args.csv, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed below)
+            out = open(args.csv, "x", encoding="utf-8", newline="")  # noqa: SIM115 (closed below)
+        except FileExistsError:
+            raise _user_error(f"{args.csv} exists; not overwriting it (an earlier evaluation)") from None
         except OSError as error:
             raise _user_error(f"cannot write --csv {args.csv}: {error.strerror or error}") from None
     width = min(60, max(len("image"), *(len(c.relative) for c in cases)))
@@ -181,6 +183,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     try:
         scores = write_csv(scored(), out) if out is not None else list(scored())
     except (ImageError, TruthError) as error:
+        if out is not None:  # the rows of an evaluation cut short are no result: the new file goes
+            out.close()
+            Path(args.csv).unlink(missing_ok=True)
         raise _user_error(str(error)) from None
     finally:
         if out is not None:
@@ -233,7 +238,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
                                     "total, recall, precision, tiles with both halves right, pip accuracy per "
                                     "half, face-down count error, occlusion and time per frame.")
     ev.add_argument("dir", metavar="DIR")
-    ev.add_argument("--csv", metavar="OUT", help="write one row per image here (replaced if it exists)")
+    ev.add_argument("--csv", metavar="OUT", help="write one row per image to this new file (never over an existing one)")
     _settings_options(ev)
     ev.add_argument("--quiet", action="store_true", help="print only the totals")
     ev.add_argument("--by", action="append", metavar="FACTOR", default=[],

@@ -337,6 +337,7 @@ def test_evaluate_a_missing_dir_an_empty_dir_and_bad_truth(tmp_path: Path) -> No
                                              encoding="utf-8")
     line = one_error_line(referee("evaluate", tmp_path, "--csv", tmp_path / "out.csv"))
     assert "one.json" in line and "tiles[0].pips" in line
+    assert not (tmp_path / "out.csv").exists()  # no half-written result left to block the next run
 
 
 def test_detect_json_prints_one_document() -> None:
@@ -369,5 +370,10 @@ def test_evaluate_prints_lines_and_totals_and_writes_the_csv(tmp_path: Path) -> 
     assert "recall" in result.stdout and "time per frame: median" in result.stdout
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [r["path"] for r in rows] == sorted(p.name for p in STILLS.glob("*.jpg"))
+    # An earlier evaluation is never overwritten: one clear line, exit 2, the file as it was.
+    before = out.read_bytes()
+    again = referee("evaluate", STILLS, "--csv", out)
+    assert again.returncode == 2 and "exists" in one_error_line(again) and str(out) in one_error_line(again)
+    assert out.read_bytes() == before
     quiet = referee("evaluate", STILLS, "--quiet")
     assert quiet.returncode == 0 and "line-201-0000.jpg" not in quiet.stdout and "recall" in quiet.stdout
