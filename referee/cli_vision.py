@@ -238,7 +238,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
                                     "total, recall, precision, tiles with both halves right, pip accuracy per "
                                     "half, face-down count error, occlusion and time per frame.")
     ev.add_argument("dir", metavar="DIR")
-    ev.add_argument("--csv", metavar="OUT", help="write one row per image to this new file (never over an existing one)")
+    ev.add_argument("--csv", metavar="OUT", help="write one row per image to this new file (never over one)")
     _settings_options(ev)
     ev.add_argument("--quiet", action="store_true", help="print only the totals")
     ev.add_argument("--by", action="append", metavar="FACTOR", default=[],
