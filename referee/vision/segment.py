@@ -83,9 +83,9 @@ def _table_seeds(small: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
 #: (cells weighted towards the middle) from a seed whose hull spans less than _LEAST_HULL of it
 #: (a strip along the frame's edge, surrounding nothing) was seeded on the floor round the table:
 #: a wood table's grain and planks part it into many colours, each in small patches, and a plain
-#: floor then makes the largest one-colour region. Other seeds are then tried, and the model
-#: explaining the most (at least twice as much) taken. (A white table round a frame full of tiles
-#: explains as little, but its seed surrounds them.)
+#: floor then makes the largest one-colour region. The other seeds are then tried, best first,
+#: each taking the place of the model held when it explains at least twice as much. (A white
+#: table round a frame full of tiles explains as little, but its seed surrounds them.)
 _LEAST_COVER = 0.25
 _LEAST_HULL = 0.5
 
