@@ -62,6 +62,11 @@ class Piece:
         cx, cy = self.centre
         return (cx + sign * self.axis[0] * self.length / 2, cy + sign * self.axis[1] * self.length / 2)
 
+    def alignment(self, other: Piece) -> float:
+        """How nearly ``other`` lies the same way: the |cosine| of the angle between the axes
+        (1 along, 0 square across)."""
+        return abs(self.axis[0] * other.axis[0] + self.axis[1] * other.axis[1])
+
     def local(self, p: Point) -> Vec:
         """``p`` as (along, across) from the centre, in pixels."""
         dx, dy = p[0] - self.centre[0], p[1] - self.centre[1]

@@ -151,7 +151,7 @@ class RefereeBase:
         if math.dist(p.centre, where.centre) < 0.5 * where.width:
             return True
         along, across = where.local(p.centre)
-        same_way = abs(p.axis[0] * where.axis[0] + p.axis[1] * where.axis[1]) > 0.95
+        same_way = p.alignment(where) > 0.95
         return same_way and abs(along) < self.config.slide * where.length and abs(across) < 0.25 * where.width
 
     def _near(self, pieces: list[Piece], where: Piece) -> Piece | None:

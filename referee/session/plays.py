@@ -553,13 +553,7 @@ def _middle_values(u: Piece, found: list[Contact], by: dict[int, Piece]) -> list
     two tiles (read as a double) has their ends inside it, not against its side."""
     return [(by[c.tile], by[c.tile].pips[c.half]) for c in found
             if c.other == u.index and c.part is Part.MIDDLE and c.tile in by and c.half >= 0 and not c.side
-            and _crosswise(u, by[c.tile])]
-
-
-def _crosswise(a: Piece, b: Piece) -> bool:
-    """Whether two tiles lie across each other (within 30 degrees of square: the camera's
-    tilt skews the angles a little)."""
-    return abs(a.axis[0] * b.axis[0] + a.axis[1] * b.axis[1]) < 0.5
+            and u.alignment(by[c.tile]) < 0.5]  # within 30 degrees of square: a tilt skews angles
 
 
 def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:

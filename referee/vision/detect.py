@@ -331,12 +331,14 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     for full, legible in zip(fulls, _legible([f.length for f in fulls], config.min_cell_px), strict=True):
         corners = full.corners()
         items.append((corners, gather(rectify(image, corners, c), config), legible))
-    contrast = pip_contrast([e for _, e, _ in items], config.backs_below)
+    evidence = [e for _, e, _ in items]
+    faces = faces_contrast(evidence)
+    contrast = pip_contrast(evidence, config.backs_below, faces)
     # Mostly backs: the contrast comes from the few faces with pips, and only tiles with pips are
     # read as faces (a blank face among backs cannot be told from a back with a seam).
     few_faces = contrast is None
     if few_faces:
-        contrast = faces_contrast([e for _, e, _ in items])
+        contrast = faces
     # In a line of play touching ends match: a box that straddles the seam between two tiles
     # reads as a double, sure of itself. A double lies across the line, so a double read on a
     # rectangle along a run of tiles end to end is uncertain.

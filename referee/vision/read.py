@@ -120,19 +120,19 @@ def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     return Evidence(pips, divider, noise, peaks, contrast_map)
 
 
-def pip_contrast(evidence: list[Evidence], backs_below: float = 0.0) -> float | None:
+def pip_contrast(evidence: list[Evidence], backs_below: float = 0.0, faces: float | None = None) -> float | None:
     """The contrast of a pip in this frame: most tiles show a pip, so the strongest grid place of
     a typical tile is one (a frame's tiles share one set and one light). None when the tiles'
     strongest places do not stand out from the faces' own noise, or stand below ``backs_below``
-    of the pips of the tiles showing some (:func:`faces_contrast`): only backs, no tiles, or
-    backs outnumbering faces, whose grain then passes for the frame's pips."""
+    of ``faces``, the pips of the tiles showing some (:func:`faces_contrast`): only backs, no
+    tiles, or backs outnumbering faces, whose grain then passes for the frame's pips."""
     if not evidence:
         return None
     strongest = np.array([float(e.pips.max()) for e in evidence])
     value = float(np.percentile(strongest, 75))
     if value <= _floor(evidence):
         return None
-    if backs_below > 0 and (faces := faces_contrast(evidence)) is not None and value < backs_below * faces:
+    if faces is not None and value < backs_below * faces:
         return None
     return value
 
@@ -268,10 +268,8 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         blank = float(min(sure, divider - 1.0, 1.0))
         return Reading((0, 0), blank, (blank, blank))
     grid = _aligned(evidence, floor, config)
-    split = 1.0
-    peaks = evidence.peaks
     readings = []
-    for half, side in enumerate((peaks[peaks[:, 0] < split], peaks[peaks[:, 0] >= split])):
+    for half, side in enumerate(_sides(evidence.peaks)):
         # Each half against its own strongest pip: coloured sets give every number its colour.
         top = float(side[:, 2].max()) if len(side) else 0.0
         cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
@@ -296,9 +294,8 @@ def _faint(evidence: Evidence, strongest: float, contrast: float, config: Vision
         return None
     cut = config.pip_share * strongest
     grid = _aligned(evidence, cut, config)
-    peaks = evidence.peaks
     readings = []
-    for half, side in enumerate((peaks[peaks[:, 0] < 1.0], peaks[peaks[:, 0] >= 1.0])):
+    for half, side in enumerate(_sides(evidence.peaks)):
         n, sure_n = _half(grid[half], cut, config.max_pips)
         count, sure_count = _count(side, cut)
         if count != n:
@@ -308,6 +305,11 @@ def _faint(evidence: Evidence, strongest: float, contrast: float, config: Vision
     if a + b < config.faint_least or a > config.max_pips or b > config.max_pips:
         return None
     return Reading((a, b), float(min(ca, cb)), (float(ca), float(cb)))
+
+
+def _sides(peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A face's peaks on half 0 and on half 1 (either side of the divider, x = 1 cell)."""
+    return peaks[peaks[:, 0] < 1.0], peaks[peaks[:, 0] >= 1.0]
 
 
 def _moves(config: VisionConfig, wide: bool) -> list[tuple[float, float, float]]:
