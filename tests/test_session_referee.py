@@ -258,6 +258,35 @@ def test_a_table_cleared_for_stable_frames_frames_is_empty() -> None:
     assert got is not None and got.tiles == () and got.face_down == 0 and got.frame == 2
 
 
+def test_a_state_tells_the_last_frame_no_state_took_in() -> None:
+    # A hand over the table shows as an occluded frame, or as frames that never settle (an arm
+    # vision missed); a table vision goes blind on for stable_frames frames settles, and says
+    # nothing came over it.
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    det, blank = detection(OPEN_63), detection()
+    stab.feed(0, det)
+    first = stab.feed(1, det)
+    assert first is not None and first.unsettled == -1
+    stab.feed(2, OCCLUDED)
+    stab.feed(3, det)
+    again = stab.feed(4, det)  # the table after the arm: given again
+    assert again is not None and again.unsettled == 2
+    stab.feed(5, detection(OPEN_63, RIGHT_34))
+    got = stab.feed(6, detection(OPEN_63, RIGHT_34))
+    assert got is not None and got.unsettled == 2
+    stab.feed(7, blank)  # a lapse of one frame, then the table again: frame 7 never settled
+    stab.feed(8, detection(OPEN_63, RIGHT_34, LEFT_26))
+    got = stab.feed(9, detection(OPEN_63, RIGHT_34, LEFT_26))
+    assert got is not None and got.unsettled == 7
+    stab.feed(10, blank)
+    blind = stab.feed(11, blank)  # two blank frames settle: vision lost the table, no hand came
+    assert blind is not None and blind.tiles == () and blind.unsettled == 7
+    stab.feed(12, detection(OPEN_63))  # a run of one frame, broken by the next: unsettled
+    stab.feed(13, detection(OPEN_63, LEFT_26))
+    got = stab.feed(14, detection(OPEN_63, LEFT_26))
+    assert got is not None and got.unsettled == 12
+
+
 def test_a_frame_losing_most_tiles_is_a_lapse_of_vision_not_a_new_table() -> None:
     # An arm vision did not see: the frame shows one tile of the line's four, and the boneyard
     # taken for a dozen tiles. It is skipped; the frames either side agree, and the table that
@@ -425,6 +454,21 @@ def test_a_tile_laid_the_wrong_way_round_is_illegal_until_laid_right() -> None:
     assert line(ref) == ["6-3"]
     (play,) = ref.observe(state(6, OPEN_63, RIGHT_34))
     assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "4-3", "right", 1)
+
+
+def test_a_tile_that_looks_illegal_after_vision_lost_the_line_is_not_called_illegal() -> None:
+    # A state lost sight of the line after the last move (a close lamp blinded vision): a play
+    # it missed may have changed the end the new tile went to, so the referee says it cannot
+    # follow. Once a move is seen with the line in view, a wrong tile is illegal again.
+    ref = opened()
+    assert ref.observe(state(2)) == []  # nothing read: the opener unseen
+    (unfollowed,) = ref.observe(state(4, OPEN_63, WRONG_43))
+    assert (unfollowed.kind, unfollowed.reason, unfollowed.tiles) == (Kind.UNFOLLOWED, "line_unseen", ("4-3",))
+    assert ref.observe(state(6, OPEN_63)) == []
+    (play,) = ref.observe(state(8, OPEN_63, RIGHT_34))
+    assert (play.kind, play.tile, play.end, play.player) == (Kind.PLAY, "4-3", "right", 1)
+    (illegal,) = ref.observe(state(10, OPEN_63, RIGHT_34, tile(1, 5, 320, 300)))  # its 5 against the 6
+    assert (illegal.kind, illegal.tile, illegal.reason, illegal.player) == (Kind.ILLEGAL, "5-1", "mismatch", 0)
 
 
 def test_an_illegal_placement_read_surely_only_once_waits_for_a_second_reading() -> None:
@@ -702,6 +746,35 @@ def test_the_last_tile_missed_in_one_state_is_not_taken_back() -> None:
     assert ref.observe(state(6, OPEN_63, RIGHT_34)) == []
     assert ref.observe(state(8, OPEN_63)) == []  # missed again: the count starts over
     assert line(ref) == ["6-3", "3-4"]
+
+
+def test_the_last_tile_gone_with_no_hand_over_the_table_since_is_not_taken_back() -> None:
+    # Only a hand takes a tile off the table: states that lose the tile while every frame since
+    # it was read settled (a close lamp blinding vision) do not take it back; once a hand has
+    # come over the table (an unsettled frame after it was last read), they do.
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    still = dataclasses.replace(state(2, OPEN_63, RIGHT_34), unsettled=1)
+    assert kinds(ref.observe(still)) == [Kind.PLAY]
+    for frame in (4, 6, 8):
+        assert ref.observe(dataclasses.replace(state(frame, OPEN_63), unsettled=1)) == []
+    assert line(ref) == ["6-3", "3-4"]
+    assert ref.observe(dataclasses.replace(state(10, OPEN_63), unsettled=9)) == []
+    (undo,) = ref.observe(dataclasses.replace(state(12, OPEN_63), unsettled=9))
+    assert (undo.kind, undo.tile, undo.frame) == (Kind.UNDO, "4-3", 12)
+    assert line(ref) == ["6-3"]
+
+
+def test_states_showing_more_tiles_than_the_set_take_nothing_back() -> None:
+    # Forty backs and a face in a double-six set of 28: vision took the table for backs, and
+    # what it misses there says nothing of what a hand took away.
+    ref = opened(config=RefereeConfig(takeback_states=2))
+    assert kinds(ref.observe(state(2, OPEN_63, RIGHT_34))) == [Kind.PLAY]
+    for frame in (4, 6, 8):
+        assert ref.observe(state(frame, OPEN_63, down=40)) == []
+    assert line(ref) == ["6-3", "3-4"]
+    for frame in (10, 12):  # the set's own count: taken back
+        got = ref.observe(state(frame, OPEN_63, down=14))
+    assert kinds(got) == [Kind.UNDO] and line(ref) == ["6-3"]
 
 
 def test_a_tile_laid_against_a_line_tile_vision_lost_is_played_against_it() -> None:

@@ -103,6 +103,8 @@ class RefereeBase:
         self._cleared = 0  # stable states since, without the last hand's line
         self.last_frame = -1
         self._last_seen: dict[str, Piece] = {}  # where each table tile was last read
+        self._present: dict[str, int] = {}  # the last frame of the last state that read each tile
+        self._lost_at = -1  # the last state that lost sight of a tile of the line
         self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
         self._unread: dict[int, set[int]] = {}  # a new tile against the line not read: since when -> states
         self._by_hand: list[str] = []  # tiles played by hand, not yet matched to a tile on the table
@@ -136,6 +138,18 @@ class RefereeBase:
     def _emit(self, events: list[Event], event: Event) -> None:
         events.append(event)
         self.history.append(event)
+
+    def _lost_before(self, frame: int) -> bool:
+        """Whether a state after the hand's last move, and before ``frame``, lost sight of a
+        tile of the line (vision blinded by a lamp, say): a play it then missed may have opened
+        or changed the end a tile laid at ``frame`` went to, so that tile is not called illegal."""
+        moved = -1
+        for event in reversed(self.history):
+            if event.kind is Kind.HAND_END:
+                break
+            if event.kind in (Kind.PLAY, Kind.DRAW, Kind.PASS):
+                moved = max(moved, event.frame)
+        return moved < self._lost_at < frame
 
     # -- stable states -----------------------------------------------------------------------
 

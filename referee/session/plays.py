@@ -439,6 +439,11 @@ class Plays(RefereeBase):
             return  # where the line stands is not all seen: a tile the referee missed may open that end
         if state.tiles[p.index].votes < self.config.illegal_votes:
             return  # an illegal placement read surely only once may be a misread tile: wait for more
+        if self._lost_before(when):
+            # Vision lost tiles of the line since the last move: a play it missed may explain
+            # this one, so the referee says it cannot follow rather than calling it illegal.
+            self._unfollowed(state, "line_unseen", [name], events)
+            return
         self.pending[name] = end
         self._pending_at[name] = p
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,

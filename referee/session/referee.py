@@ -65,11 +65,14 @@ class Referee(Plays, Draws, Shown):
             self._reveal(state, pieces, events)
             return events
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
+        self._present.update((name, state.last) for name in decided)
         table_names = self.on_table()
         # A tile of the line is gone when nothing lies where it was last seen: a box shifted
         # along the run (vision re-boxed it after a play) still covers it, unread.
         gone = [n for n in table_names if n not in decided
                 and (n not in self._last_seen or not self._covered(pieces, self._last_seen[n]))]
+        if any(n in self._last_seen for n in gone):
+            self._lost_at = state.frame
         if len(gone) > 1:
             return events  # several tiles of the line unseen at once: an arm vision missed, not a table
         for p in pieces:
@@ -80,7 +83,12 @@ class Referee(Plays, Draws, Shown):
             self._draws(state, events)
         if self.hand.is_over():
             return events
-        self._takeback(state, pieces, decided, table_names, events)
+        # More tiles than the set holds: vision took the table for backs (a close lamp's rings,
+        # the grain), and what such a state lacks says nothing of what a hand took away. (Its
+        # backs still count for the draws: they keep a pile read short in one state from
+        # passing for a draw in the next.)
+        if len(state.tiles) + state.face_down <= self.rules.set_size:
+            self._takeback(state, pieces, decided, table_names, events)
         self._plays(state, pieces, {n: i for n, i in decided.items() if i not in misread}, events)
         if self.waiting_reveal:  # the last tile came late: the reveal may be on the table already
             self._reveal(state, pieces, events)
@@ -147,8 +155,10 @@ class Referee(Plays, Draws, Shown):
     def _takeback(self, state: StableState, pieces: list[Piece], decided: dict[str, int], table_names: list[str],
                   events: list[Event]) -> None:
         """The last tile played, gone (its place empty) for ``takeback_states`` states in which
-        every other face-up tile is read clearly and the rest of the line is all there: taken
-        back. A state vision read badly (an arm it missed, a blur) neither counts nor resets."""
+        every other face-up tile is read clearly and the rest of the line is all there, a hand
+        having come over the table since a state last read it (:attr:`StableState.unsettled`):
+        taken back. A state vision read badly (an arm it missed, a blur) neither counts nor
+        resets."""
         if not self.hand.move_count() or self.hand.move(-1).kind != "play":
             self.gone.clear()
             return
@@ -160,6 +170,8 @@ class Referee(Plays, Draws, Shown):
         if last in decided or seen is None or self._near(pieces, seen) is not None:
             self.gone.pop(last, None)
             return
+        if state.unsettled is not None and state.unsettled <= self._present.get(last, -1):
+            return  # no hand came over the table since the tile was read there: vision lost it
         # A new tile laid against where it lay says it is still there, unseen (a double across
         # the line's end lost by vision just as the tile against it came to be read): nothing
         # is laid against a tile taken back. Such a state neither counts nor resets.

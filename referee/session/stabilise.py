@@ -46,6 +46,11 @@ class StableState:
     tiles: tuple[StableTile, ...]
     face_down: int
     face_down_at: tuple[tuple[float, float], ...] = ()
+    #: The last frame before this state that no stable state took in: an arm over the table, or
+    #: frames that never settled (an arm vision missed). A tile leaves the table only by a hand:
+    #: one gone while every frame since it was seen settled into a state is lost by vision, not
+    #: taken. None: not told.
+    unsettled: int | None = None
 
     def names(self) -> set[str]:
         return {t.name for t in self.tiles if t.decided}
@@ -138,6 +143,7 @@ class Stabiliser:
         self._tracks: list[_Track] = []
         self._emitted: tuple[tuple[str | bool | int, ...], ...] | None = None
         self._held: list[tuple[int, Detection]] = []  # the lapse going on (see ``feed``)
+        self._unsettled = -1  # see StableState.unsettled
         # Every tile read surely in any unoccluded frame: name -> (frame, centre, width) of the
         # first such reading at each place; kept across runs (a state may miss a tile vision
         # lost for a while), pruned as states show other tiles there.
@@ -149,6 +155,7 @@ class Stabiliser:
 
     def feed(self, frame: int, detection: Detection) -> StableState | None:
         if detection.occluded:
+            self._unsettle(frame)
             self.reset()
             return None
         # A frame in which vision found nothing at all, or none of most of the tiles the run
@@ -160,11 +167,18 @@ class Stabiliser:
             if len(self._held) < self.config.stable_frames:
                 return None
             held, self._held = self._held, []
+            if len(self._run) < self.config.stable_frames:
+                self._unsettle(self._run[-1][0])  # a run too short to be a state
             self._run, self._tracks = [], []
             states = [self._take(f, d) for f, d in held]
             return next((s for s in reversed(states) if s is not None), None)
-        self._held = []
+        if self._held:  # a lapse shorter than a state: frames that never settled
+            self._unsettle(self._held[-1][0])
+            self._held = []
         return self._take(frame, detection)
+
+    def _unsettle(self, frame: int) -> None:
+        self._unsettled = max(self._unsettled, frame)
 
     def _take(self, frame: int, detection: Detection) -> StableState | None:
         """``detection`` into the run (or a new run when it shows other tiles): the state, when
@@ -172,6 +186,8 @@ class Stabiliser:
         self._sight(frame, detection)
         pairs = self._pairs(detection) if self._run else None
         if pairs is None:
+            if 0 < len(self._run) < self.config.stable_frames:
+                self._unsettle(self._run[-1][0])  # a run too short to be a state
             self._run = []
             self._tracks = [_Track([t], [frame]) for t in detection.tiles]
             self._emitted = None
@@ -281,7 +297,8 @@ class Stabiliser:
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
         places = self._face_down_places()
-        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, len(places), places)
+        return StableState(first, last, len(self._run), latest.width, latest.height, tiles, len(places), places,
+                           self._unsettled)
 
     def _face_down_places(self) -> tuple[tuple[float, float], ...]:
         """Where face-down tiles lie: places where at least half the run's frames show one (a
