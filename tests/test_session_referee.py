@@ -954,7 +954,11 @@ def test_a_domino_waits_for_the_reveal_and_scores_it() -> None:
     assert [e.kind for e in ref.history] == [Kind.PLAY, Kind.DRAW, Kind.PLAY, Kind.PLAY]
     assert ref.observe(state(5, *LINE, down=9)) == []
     assert ref.observe(state(6, *LINE, TOP_ROW[0], down=9)) == []  # one of two tiles shown
-    assert ref.observe(state(7, *LINE, TOP_ROW[0], tile(2, 0, 430, 60, 90.0, uncertain=True), down=9)) == []
+    # Both laid out, one not read: the referee says it cannot read the reveal (once a hand).
+    doubtful = tile(2, 0, 430, 60, 90.0, uncertain=True)
+    assert ref.observe(state(7, *LINE, TOP_ROW[0], doubtful, down=9)) == [
+        Event(7, Kind.UNFOLLOWED, reason="reveal_unreadable")]
+    assert ref.observe(state(7, *LINE, doubtful, TOP_ROW[0], down=9)) == []  # said once
     (end,) = ref.observe(state(8, *LINE, *TOP_ROW, down=9))
     assert end == Event(8, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))
     assert ref.match.scores == [8, 0]
@@ -1068,7 +1072,7 @@ def test_a_reveal_the_camera_cannot_read_is_entered_by_hand() -> None:
     ref = Referee(rules)
     _domino(ref)
     unread = tuple(dataclasses.replace(t, uncertain=True) for t in TOP_ROW)
-    assert ref.observe(state(5, *LINE, *unread, down=9)) == []
+    assert kinds(ref.observe(state(5, *LINE, *unread, down=9))) == [Kind.UNFOLLOWED]
     assert ref.waiting_reveal
     (end,) = ref.reveal_by_hand(6, ["1-5", "2-0"])  # seat 1 alone holds tiles: no seat needed
     assert end == Event(6, Kind.HAND_END, winner=0, points=8, reveal=((), ("5-1", "2-0")))

@@ -228,6 +228,13 @@ class Referee(Plays, Draws, Shown):
         if len(shown) > sum(held) and len(apart) == len(shown) and self._unseen_draws(state, shown, events):
             held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if len(shown) != sum(held) or len(apart) != len(shown):
+            if len(apart) == sum(held) > len(shown):
+                # As many tiles apart as the players hold, some not read: the referee says it
+                # cannot read the reveal (once a hand), so a person can type it in.
+                key = ("reveal_unreadable", f"hand {len(self.match.hands)}")
+                if key not in self.reported:
+                    self.reported.add(key)
+                    self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason="reveal_unreadable"))
             return
         seats = assign_seats([t.reading for t in shown], held, (state.width, state.height), self.config.seats)
         if seats is None:
