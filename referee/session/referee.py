@@ -369,6 +369,8 @@ class Referee(Plays, Draws, Shown):
         self._boneyard_at = []
         self._down_counts = []
         self._last_seen = {}
+        self._present = {}
+        self._lost_at = -1
         self._seen = []
         self._unread = {}
         self._by_hand = []
