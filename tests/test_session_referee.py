@@ -287,6 +287,20 @@ def test_a_state_tells_the_last_frame_no_state_took_in() -> None:
     assert got is not None and got.unsettled == 12
 
 
+def test_stills_one_frame_a_state_do_not_tell_when_a_hand_came_until_an_arm_shows() -> None:
+    # Stills taken between moves (one frame makes a state) show no arm: nothing tells when a
+    # hand came, so the states say so (a take-back is then judged as before); once an arm
+    # shows, they do.
+    stab = Stabiliser(StabiliserConfig(stable_frames=1))
+    first = stab.feed(0, detection(OPEN_63))
+    assert first is not None and first.unsettled is None
+    later = stab.feed(1, detection(OPEN_63, RIGHT_34))
+    assert later is not None and later.unsettled is None
+    stab.feed(2, OCCLUDED)
+    after = stab.feed(3, detection(OPEN_63))
+    assert after is not None and after.unsettled == 2
+
+
 def test_a_frame_losing_most_tiles_is_a_lapse_of_vision_not_a_new_table() -> None:
     # An arm vision did not see: the frame shows one tile of the line's four, and the boneyard
     # taken for a dozen tiles. It is skipped; the frames either side agree, and the table that

@@ -49,7 +49,8 @@ class StableState:
     #: The last frame before this state that no stable state took in: an arm over the table, or
     #: frames that never settled (an arm vision missed). A tile leaves the table only by a hand:
     #: one gone while every frame since it was seen settled into a state is lost by vision, not
-    #: taken. None: not told.
+    #: taken. None: not told (one frame makes a state, and no arm has shown: stills taken
+    #: between moves, where nothing tells when a hand came).
     unsettled: int | None = None
 
     def names(self) -> set[str]:
@@ -144,6 +145,7 @@ class Stabiliser:
         self._emitted: tuple[tuple[str | bool | int, ...], ...] | None = None
         self._held: list[tuple[int, Detection]] = []  # the lapse going on (see ``feed``)
         self._unsettled = -1  # see StableState.unsettled
+        self._arm_seen = False  # an occluded frame came: the source shows arms
         # Every tile read surely in any unoccluded frame: name -> (frame, centre, width) of the
         # first such reading at each place; kept across runs (a state may miss a tile vision
         # lost for a while), pruned as states show other tiles there.
@@ -155,6 +157,7 @@ class Stabiliser:
 
     def feed(self, frame: int, detection: Detection) -> StableState | None:
         if detection.occluded:
+            self._arm_seen = True
             self._unsettle(frame)
             self.reset()
             return None
@@ -297,8 +300,9 @@ class Stabiliser:
         first, last = self._run[0][0], self._run[-1][0]
         latest = self._run[-1][1]
         places = self._face_down_places()
+        told = self.config.stable_frames > 1 or self._arm_seen
         return StableState(first, last, len(self._run), latest.width, latest.height, tiles, len(places), places,
-                           self._unsettled)
+                           self._unsettled if told else None)
 
     def _face_down_places(self) -> tuple[tuple[float, float], ...]:
         """Where face-down tiles lie: places where at least half the run's frames show one (a
