@@ -198,8 +198,10 @@ class RefereeBase:
     def _unfollowed(self, state: StableState, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
         self._unfollowed_at(state.frame, reason, tiles, events)
 
-    def _unfollowed_at(self, frame: int, reason: str, tiles: Sequence[str], events: list[Event]) -> None:
-        key = (reason, *tiles) if tiles else (reason, str(frame))
+    def _unfollowed_at(self, frame: int, reason: str, tiles: Sequence[str], events: list[Event],
+                       once: str | None = None) -> None:
+        """Say ``reason`` once per tiles (or per ``once``, or per frame when neither)."""
+        key = (reason, once) if once is not None else (reason, *tiles) if tiles else (reason, str(frame))
         if key not in self.reported:
             self.reported.add(key)
             self._emit(events, Event(frame, Kind.UNFOLLOWED, reason=reason, tiles=tuple(tiles) or None))

@@ -231,10 +231,7 @@ class Referee(Plays, Draws, Shown):
             if len(apart) == sum(held) > len(shown):
                 # As many tiles apart as the players hold, some not read: the referee says it
                 # cannot read the reveal (once a hand), so a person can type it in.
-                key = ("reveal_unreadable", f"hand {len(self.match.hands)}")
-                if key not in self.reported:
-                    self.reported.add(key)
-                    self._emit(events, Event(state.frame, Kind.UNFOLLOWED, reason="reveal_unreadable"))
+                self._unfollowed_at(state.frame, "reveal_unreadable", [], events, once=f"hand {len(self.match.hands)}")
             return
         seats = assign_seats([t.reading for t in shown], held, (state.width, state.height), self.config.seats)
         if seats is None:

@@ -301,8 +301,8 @@ def _apart(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box]:
     """The tiles of a blob no packing covers, when it parts into pieces each shaped like one
     tile where it is narrow (tiles touching only at a corner or along a short stretch, at
     angles no packing follows: a pile of backs). The blob is eroded by discs of 0.4 to 1 of
-    ``apart`` of a tile width, shallowest first; each part, grown back within the blob, must be one tile filling its
-    rectangle (specks aside)."""
+    ``apart`` of a tile width, shallowest first; each part, grown back within the blob, must be
+    one tile filling its rectangle (specks aside)."""
     width = length / config.aspect
     if config.apart <= 0 or blob.sum() < 2 * config.min_area_share * length * width:
         return []
