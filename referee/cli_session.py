@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from referee.session.eventlog import EventLog
     from referee.session.events import Event
     from referee.session.loop import Input, Session
+    from referee.session.parallel import DetectPool
     from referee.vision.types import Detection
     from referee.web.dashboard import Dashboard
     from referee.web.stats import StatsSource
@@ -221,6 +222,7 @@ def run(args: argparse.Namespace, live: bool = False, on_end: Callable[[Session]
 
 def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[[Session], None] | None,
          store: StatsSource | None) -> Session:
+    from referee.session.parallel import WorkerError
     from referee.session.sources import SourceError
     session = _session(args, live, people)
     store = store if store is not None else people.view()
@@ -239,12 +241,12 @@ def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[
         raise _user_error(str(error)) from None
     board, picture = _dashboard(args, session, store) if getattr(args, "serve", False) else (None, None)
     quit_by_key = False
+    # resuming: from the frame of the last logged event on
+    wanted = ((index, image) for index, image in itertools.chain(first, frames) if index >= start)
     try:
+        pool = _pool(args, session, from_json)
         try:
-            for index, image in itertools.chain(first, frames):
-                if index < start:
-                    continue  # resuming: from the frame of the last logged event on
-                detection = image if from_json else session.detect(image)
+            for index, image, detection in pool.map(wanted):
                 session.frame(index, detection=detection)
                 for item in inputs.get(index, []):
                     _apply(session, item)
@@ -256,6 +258,10 @@ def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[
                     break
         except SourceError as error:
             raise _user_error(str(error)) from None
+        except WorkerError as error:
+            raise _user_error(str(error)) from None
+        finally:
+            pool.close()
         session.finish()
         if on_end is not None:
             on_end(session)
@@ -271,6 +277,17 @@ def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[
         if board is not None:
             board.stop()
     return session
+
+
+def _pool(args: argparse.Namespace, session: Session, from_json: bool) -> DetectPool:
+    """The processes that detect the frames: ``--workers``, else one per core up to three from
+    a camera (two frames read side by side: a play is announced sooner) and one from a recording."""
+    from referee.session.parallel import DetectPool, WorkerError, auto_workers
+    workers = 1 if from_json else args.workers or auto_workers(live=getattr(args, "camera", None) is not None)
+    try:
+        return DetectPool(session.detect, workers)
+    except WorkerError as error:
+        raise _user_error(str(error)) from None
 
 
 def _dashboard(args: argparse.Namespace, session: Session, store: StatsSource | None = None
@@ -441,6 +458,8 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
     p.add_argument("--calibration", metavar="PROFILE", help="calibration profile (referee calibrate)")
     p.add_argument("--config", metavar="FILE", help="vision config file (JSON)")
     p.add_argument("--stable-frames", type=int, default=2, help="agreeing frames a table state needs (default 2)")
+    p.add_argument("--workers", type=_workers, help="processes detecting frames side by side (default: one per "
+                   "core up to 3 from a camera, so a play is announced sooner; 1 from a recording)")
     _serve_options(p)
     add_options(p, command)
     if not house:
@@ -464,6 +483,17 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
     g.add_argument("--draw-count", type=int)
     g.add_argument("--first-player", type=int)
     g.add_argument("--spinner", action=argparse.BooleanOptionalAction, default=None)
+
+
+def _workers(text: str) -> int:
+    """``--workers``: a whole number from 1 to 16."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 16:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to 16, got {text!r}")
+    return n
 
 
 def _port(text: str) -> int:

@@ -5,6 +5,7 @@ these commands runs."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -45,12 +46,9 @@ def _settings(args: argparse.Namespace) -> tuple[VisionConfig, Any]:
 
 
 def _detector(config: VisionConfig, profile: Any) -> Callable[[np.ndarray], Detection]:
+    """Detection with these settings, as a callable that pickles (a live session's workers take it)."""
     from referee.vision.detect import detect
-
-    def run(image: np.ndarray) -> Detection:
-        found: Detection = detect(image, config, profile)
-        return found
-    return run
+    return functools.partial(detect, config=config, profile=profile)
 
 
 # -- detect ------------------------------------------------------------------------------------

@@ -83,6 +83,8 @@ BAD = [
     ("[camera]\nsource = -1\n", 'camera.source must be "pi", a webcam number'),
     ("[camera]\nsource = ''\n", 'camera.source must be "pi", a webcam number'),
     ("[camera]\ncalibration = 3\n", "camera.calibration must be a file path"),
+    ("[camera]\nworkers = 0\n", 'camera.workers must be a whole number from 1 to 16, or "auto"'),
+    ("[camera]\nworkers = 'many'\n", 'camera.workers must be a whole number from 1 to 16, or "auto"'),
     ("[table]\nvariant = 'poker'\n", 'table.variant must be one of "draw", "block", "fives", "partners", got '
                                      "'poker'"),
     ("[table]\nplayers = 1\n", "table.players must be a whole number from 2 to 10, got 1"),
@@ -189,6 +191,7 @@ source = "pi"
 width = 1280
 height = 720
 calibration = "table.json"
+workers = 2
 [table]
 variant = "draw"
 players = 3
@@ -226,6 +229,7 @@ db = "/srv/records.sqlite"
     assert known["size"] == "1280x720" and known["serve"] is True
     assert known["port"] == 9000 and known["host"] == "0.0.0.0"
     assert known["mute"] is True and known["db"] == "/srv/records.sqlite"
+    assert known["workers"] == 2
 
 
 def test_a_video_source_is_a_source_not_a_camera(tmp_path: Path) -> None:

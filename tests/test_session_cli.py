@@ -214,6 +214,7 @@ def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
     (["demo", "--lang", "xx"], "xx"),
     (["replay", str(SAMPLE), "--opener", "5"], "--opener"),
     (["replay", str(SAMPLE), "--seats", "bottom,nowhere"], "nowhere"),
+    (["replay", str(SAMPLE), "--workers", "0"], "--workers"),
 ])
 def test_user_errors_are_one_line(args: list[str], needle: str) -> None:
     assert needle in one_error_line(referee(*args))
@@ -250,6 +251,19 @@ def test_an_unreadable_frame_is_named(tmp_path: Path) -> None:
     (tmp_path / "frame-0001.jpg").write_bytes(b"not an image")
     line = one_error_line(referee("replay", tmp_path))
     assert "frame-0001.jpg" in line
+
+
+def test_replay_with_workers_says_what_one_process_says(tmp_path: Path) -> None:
+    """Frames read side by side in two processes give the same events as one process."""
+    for index in range(14):
+        name = f"frame-{index:04d}.jpg"
+        (tmp_path / name).write_bytes((SAMPLE / name).read_bytes())
+    one = referee("replay", tmp_path, "--json", "--opener", "1")
+    two = referee("replay", tmp_path, "--json", "--opener", "1", "--workers", "2")
+    ok(one)
+    ok(two)
+    assert two.stdout == one.stdout
+    assert any(e["event"] == "play" for e in _lines(one.stdout))
 
 
 def test_keys_typed_in_watch_reach_the_referee(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,6 +21,8 @@ def settings_to_args(settings: Settings) -> list[str]:
         args += ["--calibration", camera.calibration]
     if camera.vision_config:
         args += ["--config", camera.vision_config]
+    if camera.workers is not None:
+        args += ["--workers", str(camera.workers)]
     args += ["--variant", table.variant, "--players", str(table.players), "--lang", table.language,
              "--opener", str(table.opener)]
     if table.names:

@@ -86,6 +86,14 @@ def _optional_whole(low: int, high: int) -> Convert:
     return convert
 
 
+def _workers(value: Any, base: Path) -> int | None:
+    if value == "auto":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 16:
+        raise _Bad('a whole number from 1 to 16, or "auto" (one per core up to 3)')
+    return int(value)
+
+
 def _number(low: float, high: float) -> Convert:
     def convert(value: Any, base: Path) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
@@ -200,7 +208,7 @@ def _device(value: Any, base: Path) -> str:
 #: Every key of every section: its converter. The dataclass field of the same name gets the value.
 FIELDS: dict[str, dict[str, Convert]] = {
     "camera": {"source": _source, "width": _whole(320, 8192), "height": _whole(240, 8192),
-               "calibration": _path, "vision_config": _path},
+               "calibration": _path, "vision_config": _path, "workers": _workers},
     "table": {"variant": _choice(tuple(v.value for v in Variant)), "players": _whole(2, 10), "names": _names,
               "language": _choice(LANGUAGES), "opener": _whole(0, 9), "seats": _seats,
               "width_mm": _number(200, 5000)},

@@ -15,13 +15,15 @@ class SettingsError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class CameraSettings:
     """``source``: "pi", a webcam number ("0", "1" ...) or the path of a video or a folder of
-    frames; the frame size asked of the camera; the calibration profile and vision config files."""
+    frames; the frame size asked of the camera; the calibration profile and vision config files;
+    the processes that detect frames side by side (``None``: as ``referee watch`` chooses)."""
 
     source: str = "0"
     width: int = 1920
     height: int = 1080
     calibration: str | None = None
     vision_config: str | None = None
+    workers: int | None = None
 
     @property
     def size(self) -> tuple[int, int]:
