@@ -82,6 +82,7 @@ class _Worker:
         try:
             reply: tuple[bool, Any] = self.conn.recv()
         except (EOFError, OSError):
+            self.process.join(timeout=5.0)  # its pipe closes a moment before it has exited
             code = self.process.exitcode
             how = f" (exit code {code})" if code is not None else ""
             raise WorkerError(f"detection worker {self.number} died{how}; try fewer workers (--workers 1)") from None
