@@ -17,7 +17,17 @@ from referee.vision.facecolour import face_colour
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
 from referee.vision.profile import Profile
-from referee.vision.read import Evidence, Reading, decide, faces_contrast, gather, pip_contrast, rectify, relook
+from referee.vision.read import (
+    Evidence,
+    Reading,
+    decide,
+    faces_contrast,
+    gather,
+    gather_many,
+    pip_contrast,
+    rectify,
+    relook,
+)
 from referee.vision.refine import refine, snap
 from referee.vision.segment import (
     Colour,
@@ -328,9 +338,11 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     for box in boxes:
         full = Box(box.cx / scale, box.cy / scale, box.length / scale, box.width / scale, box.angle, box.packed)
         fulls.append(snap(image, full, config.snap_reach, keep_length=box.packed))
-    for full, legible in zip(fulls, _legible([f.length for f in fulls], config.min_cell_px), strict=True):
-        corners = full.corners()
-        items.append((corners, gather(rectify(image, corners, c), config), legible))
+    every = [full.corners() for full in fulls]
+    found = gather_many([rectify(image, corners, c) for corners in every], config)
+    for corners, evidence, legible in zip(every, found, _legible([f.length for f in fulls], config.min_cell_px),
+                                          strict=True):
+        items.append((corners, evidence, legible))
     evidence = [e for _, e, _ in items]
     faces = faces_contrast(evidence)
     contrast = pip_contrast(evidence, config.backs_below, faces)

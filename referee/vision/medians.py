@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["channel_medians", "median"]
+__all__ = ["channel_medians", "channel_medians_of", "median", "row_medians"]
 
 
 def median(values: np.ndarray) -> np.float32:
@@ -29,3 +29,22 @@ def channel_medians(pixels: np.ndarray) -> np.ndarray:
 
 
 _OFFSET = np.array([0, 256, 512], np.intp)
+
+
+def row_medians(values: np.ndarray) -> np.ndarray:
+    """The median of each row of a float32 (n, m) array, the value :func:`median` gives for each row."""
+    k = values.shape[1] // 2
+    if values.shape[1] % 2:
+        return np.partition(values, k, axis=1)[:, k]
+    part = np.partition(values, (k - 1, k), axis=1)
+    return np.mean(part[:, k - 1:k + 1], axis=1)
+
+
+def channel_medians_of(pixels: np.ndarray) -> np.ndarray:
+    """:func:`channel_medians` of each face's (m, 3) uint8 pixels in (n, m, 3), from one histogram."""
+    n, m = pixels.shape[:2]
+    offsets = np.arange(n, dtype=np.intp)[:, None, None] * 768 + _OFFSET
+    counts = np.bincount((pixels + offsets).ravel(), minlength=768 * n).reshape(n, 3, 256).cumsum(axis=2)
+    lower = np.count_nonzero(counts <= (m - 1) // 2, axis=2)
+    upper = np.count_nonzero(counts <= m // 2, axis=2)
+    return ((lower + upper) / 2).astype(np.float32)

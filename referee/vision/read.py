@@ -12,15 +12,16 @@ import dataclasses
 import functools
 import itertools
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from referee.vision.config import VisionConfig
-from referee.vision.medians import channel_medians, median
+from referee.vision.medians import channel_medians_of, row_medians
 from referee.vision.split import Box
 
-__all__ = ["Evidence", "gather", "decide", "relook", "PATTERNS"]
+__all__ = ["Evidence", "gather", "gather_many", "decide", "relook", "PATTERNS"]
 
 _GRID = (0.24, 0.5, 0.76)
 _HUE = 1.5
@@ -85,39 +86,55 @@ def _layout(c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 def gather(face: np.ndarray, config: VisionConfig) -> Evidence:
     """The evidence in one rectified face (BGR uint8, (cell, 2 * cell))."""
+    return gather_many([face], config)[0]
+
+
+def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evidence]:
+    """The evidence in each of several rectified faces (BGR uint8, (cell, 2 * cell)), worked out
+    together: what :func:`gather` finds in each, at a fraction of the cost per face."""
     c = config.cell_px
-    lab8 = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)
+    n = len(faces)
+    if n == 0:
+        return []
+    lab8 = cv2.cvtColor(np.concatenate(faces, axis=0), cv2.COLOR_BGR2Lab).reshape(n, c, 2 * c, 3)
     lab = lab8.astype(np.float32)
-    colour = channel_medians(lab8[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)].reshape(-1, 3))
-    d = lab - colour
+    r0, r1, c0, c1 = int(0.12 * c), int(0.88 * c), int(0.06 * c), int(1.94 * c)
+    colour = channel_medians_of(lab8[:, r0:r1, c0:c1].reshape(n, -1, 3))
+    d = lab - colour[:, None, None, :]
     ink = np.sqrt(d[..., 0] ** 2 + _HUE ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
     sigma = 0.07 * c
-    # Centre minus surround: a pip stands out from the face around it; a shaded rim does not.
-    smooth = cv2.GaussianBlur(ink, (0, 0), sigma) - cv2.GaussianBlur(ink, (0, 0), 3 * sigma)
-    # Divider: a line across the middle; its column profile peaks near x = c.
-    rows = smooth[int(0.2 * c):int(0.8 * c)]
-    profile = rows.mean(axis=0)
-    lo, hi = int(0.82 * c), int(1.18 * c) + 1
-    peak = lo + int(np.argmax(profile[lo:hi]))
-    base = float(median(profile[int(0.3 * c):int(1.7 * c)]))
-    divider = float(profile[peak]) - base
     place_rows, place_cols, round_k, square_k = _layout(c)
-    # The strongest evidence near each grid place: the map's maximum over a small square there.
-    contrast_map = cv2.dilate(smooth, square_k)
-    pips = contrast_map[place_rows, place_cols].reshape(2, 9)
-    flat = smooth[int(0.12 * c):int(0.88 * c), int(0.06 * c):int(1.94 * c)]
-    noise = float(median(np.abs(flat - median(flat)))) * 1.4826
+    smooth = np.empty_like(ink)
+    contrast_map = np.empty_like(ink)
+    top = np.empty_like(ink)
+    for i in range(n):
+        # Centre minus surround: a pip stands out from the face around it; a shaded rim does not.
+        smooth[i] = cv2.GaussianBlur(ink[i], (0, 0), sigma) - cv2.GaussianBlur(ink[i], (0, 0), 3 * sigma)
+        # The strongest evidence near each grid place: the map's maximum over a small square there.
+        contrast_map[i] = cv2.dilate(smooth[i], square_k)
+        top[i] = cv2.dilate(smooth[i], round_k)
+    # Divider: a line across the middle; its column profile peaks near x = c.
+    profile = smooth[:, int(0.2 * c):int(0.8 * c)].mean(axis=1)
+    lo, hi = int(0.82 * c), int(1.18 * c) + 1
+    peak = lo + np.argmax(profile[:, lo:hi], axis=1)
+    base = row_medians(profile[:, int(0.3 * c):int(1.7 * c)])
+    divider = profile[np.arange(n), peak].astype(np.float64) - base.astype(np.float64)
+    pips = contrast_map[:, place_rows, place_cols].reshape(n, 2, 9)
+    flat = smooth[:, r0:r1, c0:c1].reshape(n, -1)
+    noise = row_medians(np.abs(flat - row_medians(flat)[:, None])).astype(np.float64) * 1.4826
     # Every local peak, wherever it is: pips counted as blobs, whatever the layout. The floor is
     # low (the face's noise; faint coloured pips) since each half judges its peaks against its own
     # strongest, and the border strip is thin (pips sit close to the ends when the rectangle is off).
-    top = cv2.dilate(smooth, round_k)
-    ys, xs = np.nonzero((smooth >= top) & (smooth > max(noise, 1.0)))
+    floor = np.maximum(noise, 1.0).astype(np.float32)
+    fs, ys, xs = np.nonzero((smooth >= top) & (smooth > floor[:, None, None]))
     edge = 0.05 * c
     keep = (xs > edge) & (xs < 2 * c - edge) & (ys > edge) & (ys < c - edge)
     keep &= np.abs(xs - c) > 0.1 * c  # the divider and the pin on it (the rectangle is on the tile)
-    ys, xs = ys[keep], xs[keep]
-    peaks = np.stack([xs / c, ys / c, smooth[ys, xs]], axis=1).astype(np.float32)
-    return Evidence(pips, divider, noise, peaks, contrast_map)
+    fs, ys, xs = fs[keep], ys[keep], xs[keep]
+    peaks = np.stack([xs / c, ys / c, smooth[fs, ys, xs]], axis=1).astype(np.float32)
+    cuts = np.searchsorted(fs, np.arange(n + 1))
+    return [Evidence(pips[i], float(divider[i]), float(noise[i]), peaks[cuts[i]:cuts[i + 1]], contrast_map[i])
+            for i in range(n)]
 
 
 def pip_contrast(evidence: list[Evidence], backs_below: float = 0.0, faces: float | None = None) -> float | None:
@@ -337,11 +354,12 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
     sure: list[Reading] = []
-    for du, dv, stretch in _moves(config, wide):
-        moved = dataclasses.replace(box, cx=box.cx + ux * du * box.length + vx * dv * box.width,
-                                    cy=box.cy + uy * du * box.length + vy * dv * box.width,
-                                    length=box.length * stretch)
-        reading = decide(gather(rectify(image, moved.corners(), config.cell_px), config), contrast, config)
+    moved = [dataclasses.replace(box, cx=box.cx + ux * du * box.length + vx * dv * box.width,
+                                 cy=box.cy + uy * du * box.length + vy * dv * box.width, length=box.length * stretch)
+             for du, dv, stretch in _moves(config, wide)]
+    faces = [rectify(image, m.corners(), config.cell_px) for m in moved]
+    for evidence in gather_many(faces, config):
+        reading = decide(evidence, contrast, config)
         if reading.pips is not None and reading.confidence >= config.min_confidence:
             pips = reading.pips
             # Every sure reading must agree, and be no double or blank where none may be:
