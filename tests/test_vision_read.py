@@ -16,8 +16,8 @@ import pytest
 from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, PIP_LAYOUT, L, W, finish, lay, sprite, table
 
 from referee.vision.config import VisionConfig
-from referee.vision.medians import channel_medians, median
-from referee.vision.read import Reading, decide, gather, rectify, relook
+from referee.vision.medians import channel_medians, channel_medians_of, median, row_medians
+from referee.vision.read import Reading, decide, gather, gather_many, rectify, relook
 from referee.vision.refine import snap
 from referee.vision.split import Box
 
@@ -301,6 +301,37 @@ def test_the_fast_medians_give_numpys_values() -> None:
         assert median(values).dtype == np.median(values).dtype
         pixels = rng.integers(0, rng.integers(1, 256), (n, 3)).astype(np.uint8)
         assert np.array_equal(channel_medians(pixels), np.median(pixels.astype(np.float32), axis=0))
+
+
+def test_the_row_medians_give_numpys_values() -> None:
+    rng = np.random.default_rng(4)
+    for rows, n in [(1, 1), (3, 2), (5, 45), (7, 1344)]:
+        values = (rng.normal(size=(rows, n)) * 30).astype(np.float32)
+        values[:, : n // 3] = np.round(values[:, : n // 3])
+        assert np.array_equal(row_medians(values), [median(v) for v in values])
+        assert row_medians(values).dtype == np.float32
+        pixels = rng.integers(0, rng.integers(1, 256), (rows, n, 3)).astype(np.uint8)
+        assert np.array_equal(channel_medians_of(pixels), [channel_medians(p) for p in pixels])
+
+
+def test_faces_gathered_together_give_what_each_gives_alone() -> None:
+    """Tiles of different sets, faces and table under one look: no face's colour, noise or peaks
+    reach another's."""
+    rng = np.random.default_rng(9)
+    config = VisionConfig()
+    faces = []
+    for pips in [(6, 6), (0, 0), (3, 1), (5, 2)]:
+        image, box = one_tile(rng, pips)
+        faces.append(rectify(image, box.corners(), config.cell_px))
+    faces.append(rectify(one_tile(rng, (4, 4))[0], Box(40, 40, float(L), float(W), 0.0).corners(), config.cell_px))
+    together = gather_many(faces, config)
+    assert gather_many([], config) == []
+    for face, evidence in zip(faces, together, strict=True):
+        alone = gather(face, config)
+        assert np.array_equal(evidence.pips, alone.pips) and np.array_equal(evidence.peaks, alone.peaks)
+        assert np.array_equal(evidence.contrast_map, alone.contrast_map)
+        assert (evidence.divider, evidence.noise) == (alone.divider, alone.noise)
+    assert decide(together[0], float(together[0].pips.max()), config).pips == (6, 6)
 
 
 def test_the_wide_look_settings_are_checked() -> None:
