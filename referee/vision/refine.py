@@ -59,18 +59,20 @@ def refine(image: np.ndarray, box: Box, config: VisionConfig, reach: float) -> B
     length = box.length * per
     step = max(1, round(0.1 * _RES))  # a tenth of the tile's width, in strip pixels
 
-    def at(x: float) -> float:
-        i = round(x)
-        return float(profile[min(max(i, 0), n - 1)])
+    values = profile.astype(np.float64)
 
+    def at(x: np.ndarray) -> np.ndarray:
+        """The profile at each position (rounded half to even, as ``round``; clipped to the strip)."""
+        return values[np.clip(np.rint(x).astype(np.intp), 0, n - 1)]
+
+    shifts = np.arange(-reach * length, reach * length + 0.5, 0.5)
+    lo, mid, hi = centre + shifts - length / 2, centre + shifts, centre + shifts + length / 2
+    # An end is where the face gives way going outwards (to a seam or to the table); the divider
+    # is a line: above its two sides.
+    ends = (at(lo) - at(lo + step)) + (at(hi) - at(hi - step))
+    line = at(mid) - 0.5 * (at(mid - step) + at(mid + step))
     best, best_score = 0.0, -np.inf
-    for shift in np.arange(-reach * length, reach * length + 0.5, 0.5):
-        lo, mid, hi = centre + shift - length / 2, centre + shift, centre + shift + length / 2
-        # An end is where the face gives way going outwards (to a seam or to the table); the
-        # divider is a line: above its two sides.
-        ends = (at(lo) - at(lo + step)) + (at(hi) - at(hi - step))
-        line = at(mid) - 0.5 * (at(mid - step) + at(mid + step))
-        score = ends + 0.5 * line
+    for shift, score in zip(shifts.tolist(), (ends + 0.5 * line).tolist(), strict=True):
         if score > best_score + 1e-6 or (abs(score - best_score) <= 1e-6 and abs(shift) < abs(best)):
             best, best_score = float(shift), score
     a = math.radians(box.angle)
