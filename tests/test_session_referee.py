@@ -997,6 +997,43 @@ def test_a_reveal_with_a_tile_more_and_a_back_fewer_is_a_draw_the_camera_missed(
     assert [(m.kind, m.player) for m in ref.hand.moves] == [("play", 0), ("draw", 1), ("play", 1), ("play", 0)]
 
 
+def _with_backs(frame: int, *tiles: TileReading, backs: tuple[tuple[float, float], ...]) -> StableState:
+    """A stable state whose backs lie at ``backs``."""
+    stable = tuple(StableTile(t, not t.uncertain, 0 if t.uncertain else 2) for t in tiles)
+    return StableState(frame, frame + 1, 2, SIZE[0], SIZE[1], stable, len(backs), backs)
+
+
+PILE = tuple((40.0, 150.0 + 45.0 * i) for i in range(9))  # the boneyard after the one draw seen
+
+
+def test_a_reveal_one_tile_short_with_one_back_apart_at_that_edge_holds_the_double_blank() -> None:
+    """Seat 1 holds two tiles and shows 5-1 and a plain face: vision reads the double blank as a
+    back. The pile holds the nine backs the draws seen leave, and the tenth lies apart, in seat
+    1's row: it is the double blank (a tile face up with no pips), and the hand is scored, marked
+    inferred."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    end = ref.observe(_with_backs(6, *LINE, TOP_ROW[0], backs=(*PILE, (430.0, 60.0))))
+    assert end == [Event(6, Kind.HAND_END, winner=0, points=6, reveal=((), ("5-1", "0-0")), inferred=True)]
+    assert ref.match.scores == [6, 0]
+
+
+@pytest.mark.parametrize("backs, shown", [
+    ((*PILE[:8], (430.0, 60.0)), TOP_ROW[0]),  # no back more than the pile holds: a pile's back moved
+    ((*PILE, (430.0, 540.0)), TOP_ROW[0]),  # the back apart lies at the winner's edge
+    ((*PILE, (430.0, 60.0)), tile(0, 0, 370, 60, 90.0)),  # the double blank is shown already
+    ((*PILE[:8], (430.0, 60.0), (600.0, 300.0)), TOP_ROW[0]),  # two backs apart: which is it?
+])
+def test_a_back_is_taken_for_the_double_blank_only_when_nothing_else_can_be_it(
+        backs: tuple[tuple[float, float], ...], shown: TileReading) -> None:
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    assert ref.observe(_with_backs(6, *LINE, shown, backs=backs)) == []
+    assert ref.waiting_reveal
+
+
 def test_a_reveal_at_the_winners_edge_is_no_unseen_draw() -> None:
     """The extra tile lies at the edge of the player who seemed to go out: the reveal does not
     fit one player's missed draw, and the referee waits rather than guess."""

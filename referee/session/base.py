@@ -40,7 +40,9 @@ class RefereeConfig:
     less than a quarter width across): vision re-boxed a run of touching tiles part of a tile
     along (a tile laid at the end lies a whole length along); ``unread_states``: stable
     states a new tile against the line may stay unreadable before the referee says it cannot
-    read it (the first state after a play often shows it blurred or half boxed)."""
+    read it (the first state after a play often shows it blurred or half boxed); ``lone_back``:
+    at the hand's end, a back with no other within this many tile widths lies apart from the
+    boneyard (a reveal's double blank, its plain face read as a back)."""
 
     opener: int = 0
     takeback_states: int = 2
@@ -53,6 +55,7 @@ class RefereeConfig:
     boneyard_states: int = 4
     illegal_votes: int = 2
     unread_states: int = 3
+    lone_back: float = 4.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
@@ -70,6 +73,8 @@ class RefereeConfig:
             raise ValueError(f"illegal_votes must be a whole number >= 1, got {self.illegal_votes!r}")
         if not isinstance(self.unread_states, int) or self.unread_states < 1:
             raise ValueError(f"unread_states must be a whole number >= 1, got {self.unread_states!r}")
+        if isinstance(self.lone_back, bool) or not (isinstance(self.lone_back, (int, float)) and self.lone_back >= 1):
+            raise ValueError(f"lone_back must be a number of tile widths >= 1, got {self.lone_back!r}")
         if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
             raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
 
@@ -222,7 +227,7 @@ class RefereeBase:
 
     # -- the end of a hand -------------------------------------------------------------------
 
-    def _finish(self, frame: int, events: list[Event], reveal: list[list[str]] | None) -> None:
+    def _finish(self, frame: int, events: list[Event], reveal: list[list[str]] | None, inferred: bool = False) -> None:
         if reveal is not None:
             try:
                 for seat, tiles in enumerate(reveal):
@@ -236,7 +241,8 @@ class RefereeBase:
         self.over = True
         self._emit(events, Event(frame, Kind.HAND_END, winner=None if outcome is None else outcome.winner,
                                  points=None if outcome is None else outcome.points,
-                                 reveal=None if reveal is None else tuple(tuple(s) for s in reveal)))
+                                 reveal=None if reveal is None else tuple(tuple(s) for s in reveal),
+                                 inferred=True if inferred and reveal is not None else None))
         if self.match.is_over():
             self._emit(events, Event(frame, Kind.MATCH_END, winners=tuple(self.match.winners()),
                                      scores=tuple(self.match.scores)))

@@ -46,7 +46,8 @@ class Event:
     - ``blocked``: nothing more.
     - ``hand_end``: ``winner`` (seat or None for a tie or an unknown winner), ``points`` (the
       award, None when hidden tiles make it unknowable), ``reveal`` (each seat's tiles as read
-      from the table, when they were).
+      from the table, when they were); ``inferred`` when the reveal holds the double blank that
+      vision read as a back.
     - ``match_end``: ``winners``, ``scores``.
     - ``unfollowed``: ``reason`` (what changed), ``tiles`` (the tiles involved).
     - ``undo``: ``reason`` (the kind of event taken back); ``correction``: ``tile`` (the tile as

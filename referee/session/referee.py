@@ -21,9 +21,10 @@ from referee.session.draws import Draws
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.plays import Plays
-from referee.session.reveal import assign_seats, row_seat
+from referee.session.reveal import assign_seats, lone_back, placed_like, row_seat
 from referee.session.shown import Shown
 from referee.session.stabilise import StableState, StableTile
+from referee.vision.types import TileReading
 
 
 class Referee(Plays, Draws, Shown):
@@ -228,6 +229,9 @@ class Referee(Plays, Draws, Shown):
         if len(shown) > sum(held) and len(apart) == len(shown) and self._unseen_draws(state, shown, events):
             held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if len(shown) != sum(held) or len(apart) != len(shown):
+            if len(apart) == len(shown) == sum(held) - 1 and (seats := self._with_blank(state, shown, held)):
+                self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats], inferred=True)
+                return
             if len(apart) == sum(held) > len(shown):
                 # As many tiles apart as the players hold, some not read: the referee says it
                 # cannot read the reveal (once a hand), so a person can type it in.
@@ -238,6 +242,35 @@ class Referee(Plays, Draws, Shown):
             self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
             return
         self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats])
+
+    def _with_blank(self, state: StableState, shown: list[StableTile], held: list[int]
+                    ) -> list[list[TileReading]] | None:
+        """The reveal's rows with the double blank put in, when it is the one tile missing and
+        vision took its plain face for a back: the double blank on no line nor among the tiles
+        shown, the table showing one back more than the boneyard holds (the backs the draws seen
+        leave), and that one back lying apart from the others, where the reveal's rows put it at
+        the edge of a seat one tile short. None otherwise: a tile nothing pins down is never
+        guessed."""
+        blank = "0-0"
+        if self._pile is None or blank in self.on_table() or any(t.name == blank for t in shown) or not state.tiles:
+            return None
+        if self._pile - self._draws_seen() != state.face_down - 1 or len(state.face_down_at) != state.face_down:
+            return None
+        model = state.tiles[0].reading
+        width = sorted(math.dist(*t.reading.halves) for t in state.tiles)[len(state.tiles) // 2]
+        at = lone_back(state.face_down_at, width, self.config.lone_back)
+        if at is None:
+            return None
+        readings = [t.reading for t in shown]
+        extra = placed_like(model, (0, 0), at)
+        size = (state.width, state.height)
+        seats = assign_seats([*readings, extra], held, size, self.config.seats)
+        if seats is None:
+            return None
+        seat = next(s for s, row in enumerate(seats) if extra in row)
+        if row_seat(seats[seat], size, self.rules.players, self.config.seats) != seat:
+            return None  # the back does not lie at that seat's edge, in its row
+        return seats
 
     def _unseen_draws(self, state: StableState, shown: list[StableTile], events: list[Event]) -> bool:
         """The reveal (``shown``) holds more tiles than the draws seen leave the one player

@@ -7,6 +7,7 @@ bottom and top; four bottom, left, top, right."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Sequence
@@ -97,3 +98,22 @@ def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[
     for row, s in zip(rows, best[1], strict=True):
         out[s] = [tiles[i] for i in row]
     return out
+
+
+def lone_back(backs: Sequence[tuple[float, float]], width: float, link: float = 2.0) -> tuple[float, float] | None:
+    """The one face-down place with no other within ``link`` tile widths (``width``, pixels) of
+    it: a tile lying apart from the boneyard. None when no place, or several, lie apart."""
+    apart = [b for i, b in enumerate(backs)
+             if all(math.dist(b, o) > link * width for j, o in enumerate(backs) if j != i)]
+    return apart[0] if len(apart) == 1 else None
+
+
+def placed_like(model: TileReading, pips: tuple[int, int], at: tuple[float, float]) -> TileReading:
+    """A reading of ``pips`` at ``at``, shaped and turned as ``model`` (a tile vision did not read
+    as a face, where a reveal's rows are told apart by where the tiles lie), not sure of itself."""
+    dx, dy = at[0] - model.center[0], at[1] - model.center[1]
+    (a, b), (c, d) = ((x + dx, y + dy) for x, y in model.halves)
+    corners = tuple((x + dx, y + dy) for x, y in model.corners)
+    return dataclasses.replace(model, pips=pips, halves=((a, b), (c, d)), corners=corners,  # type: ignore[arg-type]
+                               center=at, confidence=0.0, uncertain=True, half_confidence=None)
+
