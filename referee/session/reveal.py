@@ -116,4 +116,3 @@ def placed_like(model: TileReading, pips: tuple[int, int], at: tuple[float, floa
     corners = tuple((x + dx, y + dy) for x, y in model.corners)
     return dataclasses.replace(model, pips=pips, halves=((a, b), (c, d)), corners=corners,  # type: ignore[arg-type]
                                center=at, confidence=0.0, uncertain=True, half_confidence=None)
-
