@@ -1082,6 +1082,23 @@ def test_a_tile_laid_after_a_player_seemed_to_go_out_is_a_draw_the_camera_missed
     assert outcome is not None and outcome.winner == 1
 
 
+def test_a_tile_laid_against_a_line_tile_read_doubtfully_then_is_a_draw_the_camera_missed() -> None:
+    """As above, but the state that shows seat 1's 4-1 reads the 3-4 it lies against only
+    doubtfully: the 3-4 stands where it was last seen, and the 4-1 is laid against it (not a
+    tile of seat 0's reveal, which would end the hand with seat 0's 4-1 shown)."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26, down=10))
+    assert ref.waiting_reveal
+    doubtful = tile(3, 4, 480, 300, uncertain=True)
+    got = ref.observe(state(6, OPEN_63, doubtful, LEFT_26, tile(4, 1, 560, 300), down=10))
+    assert [(e.kind, e.tile, e.player, e.frame) for e in got] == [
+        (Kind.DRAW, None, 0, 4), (Kind.PLAY, "4-1", 1, 6)]
+    assert ref.hand.held_count(0) == 1 and ref.hand.held_count(1) == 0
+
+
 def test_a_draw_seen_with_the_seemingly_last_tile_keeps_the_hand_going() -> None:
     """Two tiles each: seat 0 opens 6-3, seat 1 plays 4-3; then one stable state shows both a
     face-down tile gone and seat 0's 2-6 laid, seemingly its last tile. When the next state

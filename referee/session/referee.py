@@ -198,11 +198,14 @@ class Referee(Plays, Draws, Shown):
         if last.kind != "play" or str(last.tile) not in self._last_seen:
             return False
         table_names = set(self.on_table())
-        table_pieces = {t.name: pieces[i] for i, t in enumerate(state.tiles) if t.decided and t.name in table_names}
+        decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
+        # The line as the plays see it: a tile of it vision reads doubtfully, or lost, in this
+        # state stands where it was last seen (a tile laid against an unread spinner is laid).
+        pieces, table_pieces = self._standing(pieces, decided, table_names)
         found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
-        laid = [p for p, t in zip(pieces, state.tiles, strict=True)
-                if t.decided and t.name not in table_names and t.name not in self.pending
-                and self._fits(p, place(self.hand.table, p, found, table_pieces) or Placement(None))]
+        laid = [pieces[i] for name, i in decided.items()
+                if name not in table_names and name not in self.pending
+                and self._fits(pieces[i], place(self.hand.table, pieces[i], found, table_pieces) or Placement(None))]
         if not laid:
             return False
         frame = self._age(self._last_seen[str(last.tile)])
