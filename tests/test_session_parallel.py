@@ -96,6 +96,8 @@ def test_one_worker_detects_in_this_process() -> None:
     assert out == [Detection(20, 10, False), Detection(20, 11, True)] and len(seen) == 2
     with pytest.raises(ValueError, match="workers must be 1 or more, got 0"):
         DetectPool(local, workers=0)
+    with pytest.raises(ValueError, match="detection must pickle to run in worker processes"):
+        DetectPool(local, workers=2)  # refused before any process starts
 
 
 def test_how_many_workers_by_default() -> None:

@@ -15,6 +15,7 @@ import collections
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
@@ -104,6 +105,12 @@ class DetectPool:
     def __init__(self, detect: Detector, workers: int = 1, threads: int = 1) -> None:
         if workers < 1:
             raise ValueError(f"workers must be 1 or more, got {workers}")
+        if workers > 1:
+            try:
+                pickle.dumps(detect)
+            except (pickle.PicklingError, AttributeError, TypeError) as refused:
+                raise ValueError(f"detection must pickle to run in worker processes (a module-level function, "
+                                 f"or functools.partial of one), got {detect!r}: {refused}") from None
         self.detect = detect
         self.workers = workers
         self._pool: list[_Worker] = []
@@ -111,9 +118,9 @@ class DetectPool:
             if workers > 1:
                 self._pool = [_Worker(n, detect, threads) for n in range(workers)]
                 for worker in self._pool:
-                    ok, error = worker.receive(START_TIMEOUT)
+                    ok, why = worker.receive(START_TIMEOUT)
                     if not ok:
-                        raise WorkerError(f"detection worker {worker.number} could not start: {error}")
+                        raise WorkerError(f"detection worker {worker.number} could not start: {why}")
         except BaseException:
             self.close()
             raise
