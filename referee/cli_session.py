@@ -444,6 +444,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
               f"{score.illegal} illegal placements, and made {score.false_illegal} false calls. Plays it did not "
               "announce are tiles vision could not read with confidence: the referee waits rather than guess.",
               flush=True)
+        if any(e.kind.value == "hand_end" and e.points is None for e in session.events):
+            print("The tiles left in hand at the end were not all read, so the hand's points are left unscored, "
+                  "not guessed (at a table, type them in: r TILE... in referee watch).", flush=True)
     run(args, on_end=how_it_went)
     return 0
 

@@ -200,6 +200,8 @@ def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
     plays = [e for e in events if " play " in e]
     if ends:
         assert len(ends) == 1 and ends[0].split("winner=")[1].split()[0] == plays[-1].split("player=")[1].split()[0]
+    # Points left unscored are said to be, with how to enter them.
+    assert ("points=None" in result.stdout) == ("left unscored, not guessed" in result.stdout)
 
 
 @pytest.mark.parametrize(("args", "needle"), [
