@@ -83,11 +83,20 @@ class _Worker:
         try:
             reply: tuple[bool, Any] = self.conn.recv()
         except (EOFError, OSError):
-            self.process.join(timeout=5.0)  # its pipe closes a moment before it has exited
-            code = self.process.exitcode
-            how = f" (exit code {code})" if code is not None else ""
-            raise WorkerError(f"detection worker {self.number} died{how}; try fewer workers (--workers 1)") from None
+            raise self._died() from None
         return reply
+
+    def send(self, image: Any) -> None:
+        try:
+            self.conn.send(image)
+        except (BrokenPipeError, OSError):
+            raise self._died() from None
+
+    def _died(self) -> WorkerError:
+        self.process.join(timeout=5.0)  # its pipe closes a moment before it has exited
+        code = self.process.exitcode
+        how = f" (exit code {code})" if code is not None else ""
+        return WorkerError(f"detection worker {self.number} died{how}; try fewer workers (--workers 1)")
 
     def stop(self) -> None:
         self.conn.close()
@@ -144,11 +153,7 @@ class DetectPool:
                     ended = True
                     break
                 worker = free.popleft()
-                try:
-                    worker.conn.send(image)
-                except (BrokenPipeError, OSError):
-                    raise WorkerError(f"detection worker {worker.number} died; try fewer workers (--workers 1)") \
-                        from None
+                worker.send(image)
                 pending.append((index, image, worker))
             if not pending:
                 return

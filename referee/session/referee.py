@@ -260,8 +260,7 @@ class Referee(Plays, Draws, Shown):
         if self._pile - self._draws_seen() != state.face_down - 1 or len(state.face_down_at) != state.face_down:
             return None
         model = state.tiles[0].reading
-        width = sorted(math.dist(*t.reading.halves) for t in state.tiles)[len(state.tiles) // 2]
-        at = lone_back(state.face_down_at, width, self.config.lone_back)
+        at = lone_back(state.face_down_at, [t.reading for t in state.tiles], self.config.lone_back)
         if at is None:
             return None
         readings = [t.reading for t in shown]

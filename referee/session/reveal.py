@@ -100,9 +100,14 @@ def assign_seats(tiles: Sequence[TileReading], held: Sequence[int], size: tuple[
     return out
 
 
-def lone_back(backs: Sequence[tuple[float, float]], width: float, link: float = 2.0) -> tuple[float, float] | None:
-    """The one face-down place with no other within ``link`` tile widths (``width``, pixels) of
-    it: a tile lying apart from the boneyard. None when no place, or several, lie apart."""
+def lone_back(backs: Sequence[tuple[float, float]], tiles: Sequence[TileReading],
+              link: float = 2.0) -> tuple[float, float] | None:
+    """The one face-down place with no other within ``link`` tile widths (the median width of
+    ``tiles``, the face-up tiles) of it: a tile lying apart from the boneyard. None when no
+    place, or several, lie apart, or no tile tells the width."""
+    if not tiles:
+        return None
+    width = sorted(_width(t) for t in tiles)[len(tiles) // 2]
     apart = [b for i, b in enumerate(backs)
              if all(math.dist(b, o) > link * width for j, o in enumerate(backs) if j != i)]
     return apart[0] if len(apart) == 1 else None
