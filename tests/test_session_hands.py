@@ -68,7 +68,7 @@ def test_every_play_of_a_planned_hand_is_recovered(seed: int, variant: str, play
     got = [e.to_json() for e in session.events]
     detail = json.dumps({"truth": truth, "got": got})
     assert score.plays_right == score.plays, detail
-    assert score.fives_right == score.fives, detail
+    assert score.fives_right == score.fives and score.points_wrong == 0, detail
     assert score.illegal_flagged == score.illegal, detail
     assert score.false_illegal == 0 and score.false_plays == 0 and score.unfollowed == 0, detail
     assert score.players_right == score.plays, detail
@@ -118,3 +118,17 @@ def test_a_draw_the_referee_took_back_is_no_draw_in_the_score() -> None:
     score = score_hand(truth, got, False)
     assert (score.draws, score.draws_found, score.false_draws) == (1, 1, 0)
     assert score_hand(truth, got[:2], False).draws_found == 1  # the draw before the undo counted once
+
+
+def test_a_play_scored_at_another_score_counts_as_scored_wrong_and_one_left_unscored_does_not() -> None:
+    from referee.session.events import Kind
+    truth = [{"frame": 1, "event": "play", "tile": "5-5", "end": None, "player": 0, "points": 10},
+             {"frame": 3, "event": "play", "tile": "5-0", "end": "right", "player": 1, "points": 5},
+             {"frame": 5, "event": "play", "tile": "0-0", "end": "right", "player": 0, "points": 0},
+             {"frame": 7, "event": "play", "tile": "5-1", "end": "left", "player": 1, "points": 0}]
+    got = [Event(1, Kind.PLAY, tile="5-5", player=0, points=10),
+           Event(3, Kind.PLAY, tile="5-0", end="right", player=1, points=0),  # a five gone unannounced
+           Event(5, Kind.PLAY, tile="0-0", end="right", player=0, points=None),  # unscored: not wrong
+           Event(7, Kind.PLAY, tile="5-1", end="left", player=1, points=5)]  # a five that was not made
+    score = score_hand(truth, got, True)
+    assert (score.fives, score.fives_right, score.points_wrong) == (2, 1, 2)

@@ -24,7 +24,9 @@ _RENAMES: tuple[dict[str, str], ...] = ({}, {"left": "right", "right": "left"}, 
 @dataclasses.dataclass(frozen=True)
 class HandScore:
     """One hand, counted. ``plays_right`` have the right tile and end; ``late`` is the largest
-    number of frames between the truth's frame of a play and the referee's."""
+    number of frames between the truth's frame of a play and the referee's. ``points_wrong``
+    counts the plays the referee scored (points not left unknown) at another score than the
+    truth's, a fives score announced that was not made or one made that went unannounced."""
 
     plays: int
     plays_found: int
@@ -42,6 +44,7 @@ class HandScore:
     unfollowed: int
     hand_end_right: bool
     late: int
+    points_wrong: int = 0
 
     def to_row(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -79,10 +82,12 @@ def score_hand(truth: Sequence[Mapping[str, Any]], got: Sequence[Event], double_
     end_right = bool(ends) and bool(my_ends) and all(
         my_ends[0].get(k) == ends[0].get(k) for k in ("winner", "points"))
     late = max((have[tile]["frame"] - t["frame"] for tile, t in want.items() if tile in have), default=0)
+    points_wrong = sum(1 for tile, t in want.items() if tile in have and have[tile].get("points") is not None
+                       and have[tile].get("points") != t.get("points"))
     return HandScore(len(want), found, right, players, len(fives), fives_right, len(truth_illegal), flagged,
                      false_illegal, draws, min(draws, my_draws), max(0, my_draws - draws),
                      sum(1 for tile in have if tile not in want),
-                     sum(1 for e in got if e.kind is Kind.UNFOLLOWED), end_right, late)
+                     sum(1 for e in got if e.kind is Kind.UNFOLLOWED), end_right, late, points_wrong)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +107,7 @@ class HandsTotal:
     draws: int
     draws_found: int
     false_draws: int
+    points_wrong: int = 0
 
     @classmethod
     def of(cls, scores: Sequence[HandScore]) -> HandsTotal:
@@ -111,7 +117,8 @@ class HandsTotal:
                    sum(s.false_illegal for s in scores), sum(s.false_plays for s in scores),
                    sum(s.unfollowed for s in scores), sum(s.hand_end_right for s in scores),
                    sum(s.players_right for s in scores), sum(s.draws for s in scores),
-                   sum(s.draws_found for s in scores), sum(s.false_draws for s in scores))
+                   sum(s.draws_found for s in scores), sum(s.false_draws for s in scores),
+                   sum(s.points_wrong for s in scores))
 
     def lines(self) -> list[str]:
         def pct(a: int, b: int) -> str:
@@ -119,6 +126,7 @@ class HandsTotal:
         return [f"hands                         {self.hands}",
                 f"plays, right tile and end     {pct(self.plays_right, self.plays)}",
                 f"fives scores right            {pct(self.fives_right, self.fives)}",
+                f"plays scored wrong            {self.points_wrong}",
                 f"illegal placements flagged    {pct(self.illegal_flagged, self.illegal)}",
                 f"false illegal events          {self.false_illegal}",
                 f"false plays                   {self.false_plays}",
