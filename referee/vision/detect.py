@@ -43,7 +43,7 @@ from referee.vision.segment import (
 )
 from referee.vision.size import TileSize
 from referee.vision.split import Box, estimate_tile_size, label, split_blobs
-from referee.vision.types import Detection, FaceDown, TileReading, point, quad
+from referee.vision.types import Detection, FaceDown, FaceModel, TileReading, point, quad
 
 __all__ = ["ImageError", "detect"]
 
@@ -109,8 +109,12 @@ def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     return out
 
 
-def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profile | None = None) -> Detection:
-    """Find every tile in a BGR frame and read its pips. The frame is not modified."""
+def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profile | None = None,
+           prior: FaceModel | None = None) -> Detection:
+    """Find every tile in a BGR frame and read its pips. The frame is not modified. With
+    ``prior`` (the face colour and tile length the frames before agree on), the tiles are looked
+    for with that model rather than the frame's own; the Detection reports the frame's own
+    (:attr:`Detection.face`) either way."""
     image = _check(image)
     if config is None:
         config = profile.vision if profile is not None else VisionConfig()
@@ -127,6 +131,9 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     # differs from the table at all.
     found = face_colour(view.lab, view.light, view.fg, config, u) \
         or face_colour(view.lab, view.light, view.loose, config, u)
+    own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale)
+    if prior is not None:
+        found = Colour(np.array(prior.mean, np.float32), np.array(prior.inverse, np.float32)), prior.length * scale
     if found is None:
         return Detection(w, h, False)
     face, seen_length = found
@@ -139,12 +146,12 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         # first, at this scale, whether the frame is occluded, before paying for the enlarged
         # pass (three times the pixels in each direction).
         if _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length).occluded:
-            return Detection(w, h, True)
+            return Detection(w, h, True, face=own)
         if known is None and seen_length / scale < config.min_tile_px:
             # "Tiles" shorter than any the size estimate may settle on, at full resolution: the
             # pips or the grain took the tiles' place (a grey frame of ivory on white paper
             # did). Nothing here can be read: an empty table, not hundreds of specks.
-            return Detection(w, h, False)
+            return Detection(w, h, False, face=own)
         grow = min(config.work_tile_px / first, 3.0)
         scale *= grow
         view = _View.of(image, scale).against(model, view.spread)
@@ -153,7 +160,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     work = view.image
     seg = _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length)
     if seg.occluded:
-        return Detection(w, h, True)
+        return Detection(w, h, True, face=own)
     boxes = seg.boxes
     extra = by_shape(view.loose, boxes, seg.length, config)  # lone tiles, in no run
     if config.run_reach > 0:
@@ -168,7 +175,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes + extra)]
     crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
-    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped)
+    found_tiles = _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped)
+    return dataclasses.replace(found_tiles, face=own)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -72,16 +72,45 @@ class FaceDown:
         return cls(_pt(d["center"]), corners)  # type: ignore[arg-type]
 
 
+Row = tuple[float, float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class FaceModel:
+    """The set's face colour as one frame shows it (Lab with the lighting taken out: the mean,
+    and the inverse covariance for Mahalanobis distances) and the tile length, in the frame's
+    own pixels. A camera that stays put over one set sees the same in every frame, so a session
+    hands the model its recent frames agree on to the detection of the next (see
+    :class:`referee.session.faces.FaceConsensus`): a frame whose own estimate goes astray (a
+    colour class parted differently by the grain, backs merged into one blob) is read like the
+    frames around it."""
+
+    mean: Row
+    inverse: tuple[Row, Row, Row]
+    length: float
+
+    @classmethod
+    def of(cls, mean: Sequence[float], inverse: Sequence[Sequence[float]], length: float) -> FaceModel:
+        """From arrays (or sequences) of floats, rounded so that the repr stays short."""
+        m = (round(float(mean[0]), 3), round(float(mean[1]), 3), round(float(mean[2]), 3))
+        rows = [(round(float(r[0]), 7), round(float(r[1]), 7), round(float(r[2]), 7)) for r in inverse]
+        return cls(m, (rows[0], rows[1], rows[2]), round(float(length), 2))
+
+
 @dataclasses.dataclass(frozen=True)
 class Detection:
     """Everything seen in one frame. An occluded frame (a hand or arm over the table) carries
-    no tiles: the referee ignores it."""
+    no tiles: the referee ignores it. ``face`` is the face colour and tile length the frame
+    itself showed (None when it showed no tiles): what a session's consensus is made of. It is
+    not part of the JSON, nor of equality (two readings of a frame are equal when they found the
+    same)."""
 
     width: int
     height: int
     occluded: bool
     tiles: tuple[TileReading, ...] = ()
     face_down: tuple[FaceDown, ...] = ()
+    face: FaceModel | None = dataclasses.field(default=None, compare=False)
 
     @property
     def uncertain(self) -> tuple[TileReading, ...]:
