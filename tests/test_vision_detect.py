@@ -36,7 +36,7 @@ from referee.render.generate import Options
 from referee.render.sprites import PIP_LAYOUT
 from referee.render.stills import render_still
 from referee.render.styles import TileStyle
-from referee.vision import Detection, FaceDown, TileReading, VisionConfig, detect
+from referee.vision import Detection, FaceDown, FaceModel, TileReading, VisionConfig, detect
 from referee.vision.evaluate import Totals, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 from referee.vision.size import TileSize
@@ -752,12 +752,13 @@ def test_detection_json_shape_and_round_trip() -> None:
 
 def test_reprs_paste_back_as_code() -> None:
     d = drawn_detection()
-    names = {"Detection": Detection, "TileReading": TileReading, "FaceDown": FaceDown}
+    names = {"Detection": Detection, "TileReading": TileReading, "FaceDown": FaceDown, "FaceModel": FaceModel}
     for tile in d.tiles:
         assert eval(repr(tile), names) == tile
     for back in d.face_down:
         assert eval(repr(back), names) == back
     assert eval(repr(d), names) == d
+    assert eval(repr(d), names).face == d.face  # the face model too (kept out of equality)
 
 
 # -- 6. vision never imports the rules engine -------------------------------------------------

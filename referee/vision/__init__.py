@@ -2,6 +2,7 @@
 
 from referee.vision.config import ConfigError, VisionConfig, load_config
 from referee.vision.detect import ImageError, detect
-from referee.vision.types import Detection, FaceDown, TileReading
+from referee.vision.types import Detection, FaceDown, FaceModel, TileReading
 
-__all__ = ["ConfigError", "Detection", "FaceDown", "ImageError", "TileReading", "VisionConfig", "detect", "load_config"]
+__all__ = ["ConfigError", "Detection", "FaceDown", "FaceModel", "ImageError", "TileReading", "VisionConfig", "detect",
+           "load_config"]
