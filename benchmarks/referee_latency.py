@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                           referee_config=RefereeConfig(opener=data["hands"][0]["actions"][0]["player"]),
                           stabiliser=StabiliserConfig(stable_frames=args.stable_frames), announce=announce)
         with LatestFrames(camera) as latest:
-            for index, _, found in pool.map((frame.index, frame.image) for frame in latest):
+            wanted = ((frame.index, frame.image) for frame in latest)
+            for index, _, found in pool.map(wanted, session.prior, session.faces.config.lag):
                 session.frame(index, detection=found)
                 detected += 1
         session.finish()

@@ -82,7 +82,8 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int =
     else:
         with FolderSource(path) as source:
             for frame in source:
-                show(frame.index, read(frame.image))
+                prior = session.prior(frame.index)  # what the frames before agree the faces look like
+                show(frame.index, read(frame.image) if prior is None else read(frame.image, prior=prior))
                 frames += 1
     session.finish()
     seconds = time.perf_counter() - start

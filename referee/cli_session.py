@@ -246,7 +246,7 @@ def _run(args: argparse.Namespace, live: bool, people: People, on_end: Callable[
     try:
         pool = _pool(args, session, from_json)
         try:
-            for index, image, detection in pool.map(wanted):
+            for index, image, detection in pool.map(wanted, session.prior, session.faces.config.lag):
                 session.frame(index, detection=detection)
                 for item in inputs.get(index, []):
                     _apply(session, item)

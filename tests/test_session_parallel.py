@@ -16,10 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from referee.rules import Rules, Variant
+from referee.session.faces import ConsensusConfig
+from referee.session.loop import Session
 from referee.session.parallel import DetectPool, WorkerError, auto_workers
 from referee.vision.detect import detect
 from referee.vision.images import read_image
-from referee.vision.types import Detection
+from referee.vision.types import Detection, FaceModel
 from tests.helpers import REPO
 
 SAMPLE = REPO / "sample_images" / "sequences" / "sequence-11-000"
@@ -33,6 +36,21 @@ def shape_of(image: np.ndarray) -> Detection:
     if image.flat[0] == 9:
         os._exit(3)
     return Detection(image.shape[1], image.shape[0], bool(image.flat[0] == 1))
+
+
+def length_of(image: np.ndarray, prior: FaceModel | None = None) -> Detection:
+    """A stand-in detector taking a prior: the prior's tile length as the frame's width (0: none)."""
+    return Detection(0 if prior is None else round(prior.length), image.shape[0], False)
+
+
+def faced(image: np.ndarray, prior: FaceModel | None = None) -> Detection:
+    """A stand-in detector that estimates the faces: the tile length is the frame's first pixel;
+    the width it reports is the prior's length it was read with (0: none)."""
+    face = FaceModel((200.0, 128.0, 133.0), EYE, float(image.flat[0]))
+    return Detection(0 if prior is None else round(prior.length), image.shape[0], False, face=face)
+
+
+EYE = ((0.02, 0.0, 0.0), (0.0, 0.08, 0.0), (0.0, 0.0, 0.08))
 
 
 def frames(*firsts: int) -> list[tuple[int, np.ndarray]]:
@@ -116,6 +134,9 @@ def _gone(pid: int) -> bool:
 
 KILLED = """
 import sys
+from referee.rules import Rules, Variant
+from referee.session.faces import ConsensusConfig
+from referee.session.loop import Session
 from referee.session.parallel import DetectPool
 from tests.test_session_parallel import shape_of
 if __name__ == "__main__":
@@ -144,3 +165,35 @@ def test_workers_leave_when_the_referee_is_killed(tmp_path: Path) -> None:
     finally:
         parent.kill()
         parent.wait(timeout=30)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_frame_is_read_with_the_prior_at_the_time_it_is_sent(workers: int) -> None:
+    first, later = FaceModel((200.0, 128.0, 133.0), EYE, 46.0), FaceModel((200.0, 128.0, 133.0), EYE, 47.0)
+    priors = iter([None, first, later, later, later])
+    with DetectPool(length_of, workers=workers) as pool:
+        widths = [d.width for _, _, d in pool.map(frames(0, 0, 0, 0), lambda index: next(priors))]
+    assert widths == [0, 46, 47, 47]
+    with DetectPool(shape_of, workers=workers) as pool:  # no prior: called as detect(image)
+        assert [d.width for _, _, d in pool.map(frames(0, 0), lambda index: None)] == [20, 20]
+
+
+def read_with_consensus(workers: int, settle: bool) -> list[int]:
+    """The prior length each of a sparsely sampled replay's frames (every 5th) is read with, in a
+    session whose consensus uses frames 5 or more before a frame; the tile length changes halfway."""
+    session = Session(Rules(Variant.FIVES, players=2), faced, faces=ConsensusConfig(keep=3, least=2, lag=5))
+    shots = [(5 * n, image) for n, (_, image) in enumerate(frames(*[40] * 5 + [60] * 5))]
+    out = []
+    with DetectPool(faced, workers=workers) as pool:
+        for index, _, found in pool.map(shots, session.prior, 5 if settle else None):
+            session.frame(index, detection=found)
+            out.append(found.width)
+    return out
+
+
+def test_a_replay_reads_each_frame_with_the_prior_it_has_in_one_process() -> None:
+    alone = read_with_consensus(1, settle=True)
+    assert alone == [0, 0, 40, 40, 40, 40, 40, 60, 60, 60]  # the change shows once most agree
+    assert read_with_consensus(3, settle=True) == alone
+    # unsettled, a frame is sent before the frames just before it are back: it is read with less
+    assert read_with_consensus(3, settle=False) != alone

@@ -21,10 +21,11 @@ from referee.rules.table import End
 from referee.rules.variants import BlockedScoring
 from referee.session.eventlog import EventLog
 from referee.session.events import Event
+from referee.session.faces import ConsensusConfig, FaceConsensus
 from referee.session.phrases import Phrases
 from referee.session.referee import Referee, RefereeConfig
 from referee.session.stabilise import Stabiliser, StabiliserConfig
-from referee.vision.types import Detection
+from referee.vision.types import Detection, FaceModel
 
 Announce = Callable[[Event, str | None], None]
 
@@ -132,12 +133,15 @@ def _crash_point(where: str, seq: int | None) -> None:
 class Session:
     """One referee fed by frames and by hand, writing to an event log and announcing."""
 
-    def __init__(self, rules: Rules, detect: Callable[[Any], Detection], *, log: EventLog | None = None,
+    def __init__(self, rules: Rules, detect: Callable[..., Detection], *, log: EventLog | None = None,
                  settings: Mapping[str, Any] | None = None, resume: bool = False,
                  referee_config: RefereeConfig | None = None, stabiliser: StabiliserConfig | None = None,
                  phrases: Phrases | None = None, names: Sequence[str] | None = None,
-                 announce: Announce | None = None) -> None:
+                 announce: Announce | None = None, faces: ConsensusConfig | None = None) -> None:
         self.detect = detect
+        #: What the recent frames agree the faces look like: given to the detection of the next
+        #: (``detect(image, prior=...)``) by :meth:`frame`, and by a pool reading frames ahead.
+        self.faces = FaceConsensus(faces)
         self.referee = Referee(rules, referee_config)
         # The stabiliser gives a state again once a tile is read surely as often as the referee
         # needs before it calls a placement illegal.
@@ -181,9 +185,21 @@ class Session:
             self._say(event, seq)
         return out
 
+    def prior(self, index: int) -> FaceModel | None:
+        """The face colour and tile length the frames before frame ``index`` agree on, to read it with."""
+        return self.faces.prior(index)
+
     def frame(self, index: int, image: Any = None, detection: Detection | None = None) -> list[Event]:
-        """Feed one frame (an image, or its detection when already known)."""
-        found = detection if detection is not None else self.detect(image)
+        """Feed one frame (an image, or its detection when already known). An image is read with
+        what the frames before agree the faces look like, once they do (:meth:`prior`)."""
+        if detection is not None:
+            found = detection
+        else:
+            prior = self.prior(index)
+            # A detector that reports no face model (a stand-in) never builds a consensus, so
+            # it is never handed one.
+            found = self.detect(image) if prior is None else self.detect(image, prior=prior)
+        self.faces.feed(index, found)
         state = self.stabiliser.feed(index, found)
         if state is None:
             return []

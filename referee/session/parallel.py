@@ -21,9 +21,12 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any
 
-from referee.vision.types import Detection
+from referee.vision.types import Detection, FaceModel
 
-Detector = Callable[[Any], Detection]
+Detector = Callable[..., Detection]
+#: What the frames read so far agree the faces look like, for the frame of this index, asked for
+#: as the frame is sent.
+Prior = Callable[[int], FaceModel | None]
 
 __all__ = ["DetectPool", "WorkerError", "auto_workers"]
 
@@ -45,18 +48,19 @@ def auto_workers(live: bool, cpus: int | None = None) -> int:
 
 
 def _serve(conn: multiprocessing.connection.Connection, detect: Detector, threads: int) -> None:
-    """A worker: read frames from ``conn`` and send back (True, detection) or (False, error)."""
+    """A worker: read (frame, prior) pairs from ``conn`` and send back (True, detection) or
+    (False, error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     import cv2
     cv2.setNumThreads(threads)
     conn.send((True, None))  # started: the detector and OpenCV are imported
     while True:
         try:
-            image = conn.recv()
+            image, prior = conn.recv()
         except (EOFError, OSError):
             return  # the parent closed the pipe, or died
         try:
-            reply: tuple[bool, Any] = (True, detect(image))
+            reply: tuple[bool, Any] = (True, _detect(detect, image, prior))
         except Exception as error:  # handed to the parent, which raises it where it detects
             reply = (False, error)
         try:
@@ -65,6 +69,12 @@ def _serve(conn: multiprocessing.connection.Connection, detect: Detector, thread
             return
         except Exception as error:  # an error that does not pickle: its text does
             conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def _detect(detect: Detector, image: Any, prior: FaceModel | None) -> Detection:
+    """``detect(image)``, given the prior when there is one (a detector that reports no face
+    model never builds one, so it is never handed one)."""
+    return detect(image) if prior is None else detect(image, prior=prior)
 
 
 class _Worker:
@@ -86,9 +96,9 @@ class _Worker:
             raise self._died() from None
         return reply
 
-    def send(self, image: Any) -> None:
+    def send(self, image: Any, prior: FaceModel | None) -> None:
         try:
-            self.conn.send(image)
+            self.conn.send((image, prior))
         except (BrokenPipeError, OSError):
             raise self._died() from None
 
@@ -134,16 +144,31 @@ class DetectPool:
             self.close()
             raise
 
-    def map(self, frames: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any, Detection]]:
+    def map(self, frames: Iterable[tuple[int, Any]], prior: Prior | None = None,
+            settle: int | None = None) -> Iterator[tuple[int, Any, Detection]]:
         """(index, image, detection) for each (index, image) of ``frames``, in their order. A frame is
-        taken only when a worker is free for it; an error in detection is raised here, at its frame."""
+        taken only when a worker is free for it; an error in detection is raised here, at its frame.
+        ``prior`` says, as each frame is sent, what the frames before it agree the faces look like
+        (:meth:`referee.session.loop.Session.prior`): the frame is read with it. With ``settle``,
+        every frame at least ``settle`` before a frame is given back before that frame is sent, so
+        the prior it is sent with (which uses only those frames: the consensus's ``lag``) is the
+        one it has in a single process, however many workers there are."""
         if not self._pool:
             for index, image in frames:
-                yield index, image, self.detect(image)
+                yield index, image, _detect(self.detect, image, prior(index) if prior else None)
             return
         source = iter(frames)
         free = collections.deque(self._pool)
         pending: collections.deque[tuple[int, Any, _Worker]] = collections.deque()
+
+        def give_back() -> tuple[int, Any, Detection]:
+            index, image, worker = pending.popleft()
+            ok, value = worker.receive()
+            free.append(worker)
+            if not ok:
+                raise value
+            return index, image, value
+
         ended = False
         while True:
             while free and not ended:
@@ -152,17 +177,16 @@ class DetectPool:
                 except StopIteration:
                     ended = True
                     break
+                # Frames far enough back to shape this frame's prior are given back first (a
+                # replay sampled sparsely, or frames a live camera skipped).
+                while settle is not None and pending and pending[0][0] <= index - settle:
+                    yield give_back()
                 worker = free.popleft()
-                worker.send(image)
+                worker.send(image, prior(index) if prior else None)
                 pending.append((index, image, worker))
             if not pending:
                 return
-            index, image, worker = pending.popleft()
-            ok, value = worker.receive()
-            free.append(worker)
-            if not ok:
-                raise value
-            yield index, image, value
+            yield give_back()
 
     def close(self) -> None:
         for worker in self._pool:
