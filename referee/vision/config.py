@@ -24,6 +24,14 @@ class VisionConfig:
     # A profile's (or tile_px's) tile size is used unless the frame's own tiles differ from it by
     # more than this factor (a profile made for another camera height or table).
     profile_trust: float = 1.5
+    # A prior face model (detect(prior=...): what a session's recent frames agree on) replaces
+    # the frame's own estimate only where that strays from it: a tile length more than
+    # prior_length (a share) from the prior's, or a face colour more than prior_colour standard
+    # deviations (Mahalanobis, under the prior's spread) from its colour. Elsewhere the frame's
+    # own estimate stands (detection is sensitive to small changes in it; a nearby model read
+    # some frames worse, some better).
+    prior_length: float = 0.15
+    prior_colour: float = 3.0
     # Smallest and largest tile length (pixels) the size estimate may settle on.
     min_tile_px: float = 24.0
     max_tile_px: float = 800.0
@@ -250,6 +258,8 @@ class VisionConfig:
             ("max_pips", self.max_pips in (6, 9)),
             ("tile_px", self.tile_px is None or self.tile_px > 0),
             ("profile_trust", self.profile_trust > 1),
+            ("prior_length", 0 <= self.prior_length < 1),
+            ("prior_colour", self.prior_colour >= 0),
             ("min_tile_px", 0 < self.min_tile_px < self.max_tile_px),
             ("work_side", 320 <= self.work_side <= 8192),
             ("work_tile_px", 16 <= self.work_tile_px <= 256),

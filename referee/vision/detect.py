@@ -113,8 +113,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
            prior: FaceModel | None = None) -> Detection:
     """Find every tile in a BGR frame and read its pips. The frame is not modified. With
     ``prior`` (the face colour and tile length the frames before agree on), the tiles are looked
-    for with that model rather than the frame's own; the Detection reports the frame's own
-    (:attr:`Detection.face`) either way."""
+    for with that model where the frame's own estimate strays from it (``prior_length``,
+    ``prior_colour``); the Detection reports the frame's own (:attr:`Detection.face`) either way."""
     image = _check(image)
     if config is None:
         config = profile.vision if profile is not None else VisionConfig()
@@ -132,7 +132,9 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     found = face_colour(view.lab, view.light, view.fg, config, u) \
         or face_colour(view.lab, view.light, view.loose, config, u)
     own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale)
-    if prior is not None:
+    if prior is not None and (own is None or own.strays(prior, config.prior_length, config.prior_colour)):
+        # The frame's own estimate went astray (backs merged into one tile-shaped blob, the
+        # grain parted the colours differently): the tiles are looked for as the frames before saw them.
         found = Colour(np.array(prior.mean, np.float32), np.array(prior.inverse, np.float32)), prior.length * scale
     if found is None:
         return Detection(w, h, False)

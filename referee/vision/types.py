@@ -96,6 +96,16 @@ class FaceModel:
         rows = [(round(float(r[0]), 7), round(float(r[1]), 7), round(float(r[2]), 7)) for r in inverse]
         return cls(m, (rows[0], rows[1], rows[2]), round(float(length), 2))
 
+    def strays(self, other: FaceModel, length: float, colour: float) -> bool:
+        """Whether this estimate strays from ``other`` (a prior): its tile length more than
+        ``length`` (a share) from ``other``'s, or its colour more than ``colour`` standard
+        deviations (Mahalanobis, under ``other``'s spread) from ``other``'s."""
+        if abs(self.length - other.length) > length * other.length:
+            return True
+        d = [a - b for a, b in zip(self.mean, other.mean, strict=True)]
+        squared = sum(d[i] * other.inverse[i][j] * d[j] for i in range(3) for j in range(3))
+        return squared > colour * colour
+
 
 @dataclasses.dataclass(frozen=True)
 class Detection:
