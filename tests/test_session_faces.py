@@ -11,7 +11,7 @@ import pytest
 from referee.rules import Rules, Variant
 from referee.session.faces import ConsensusConfig, FaceConsensus
 from referee.session.loop import Session
-from referee.vision.types import Detection, FaceModel
+from referee.vision.types import Detection, FaceModel, TileReading
 
 EYE = ((0.02, 0.0, 0.0), (0.0, 0.08, 0.0), (0.0, 0.0, 0.08))
 
@@ -20,8 +20,17 @@ def model(length: float, lightness: float = 200.0) -> FaceModel:
     return FaceModel((lightness, 128.0, 133.0), EYE, length)
 
 
-def seen(length: float | None, lightness: float = 200.0, occluded: bool = False) -> Detection:
-    return Detection(1280, 720, occluded, face=None if length is None else model(length, lightness))
+def tile(uncertain: bool = False) -> TileReading:
+    return TileReading((6, 4), ((90.0, 100.0), (110.0, 100.0)),
+                       ((80.0, 90.0), (120.0, 90.0), (120.0, 110.0), (80.0, 110.0)), (100.0, 100.0),
+                       0.3 if uncertain else 0.9, uncertain)
+
+
+def seen(length: float | None, lightness: float = 200.0, occluded: bool = False, sure: int = 1) -> Detection:
+    """A frame's detection: ``sure`` tiles read surely (0: one tile, unsurely), and the frame's
+    own face model."""
+    tiles = () if occluded or length is None else tuple(tile() for _ in range(sure)) or (tile(uncertain=True),)
+    return Detection(1280, 720, occluded, tiles, face=None if length is None else model(length, lightness))
 
 
 def fed(lengths: list[float | None], config: ConsensusConfig | None = None,
@@ -67,6 +76,31 @@ def test_frames_with_an_arm_or_without_tiles_are_not_kept() -> None:
         faces.feed(index, seen(46.0, occluded=True))  # the arm's colour may have been taken for faces
         faces.feed(index + 1, seen(None))  # an empty table
     assert faces.prior(10) is None
+
+
+def test_frames_that_read_no_tile_surely_are_not_kept() -> None:
+    faces = FaceConsensus(ConsensusConfig(lag=0))
+    for index in range(5):  # the backs' colour taken for the faces: plain tiles, read unsurely
+        faces.feed(index, seen(73.0, sure=0))
+    assert faces.prior(5) is None
+    for index in range(5, 8):
+        faces.feed(index, seen(60.0))
+    prior = faces.prior(8)
+    assert prior is not None and prior.length == 60.0
+
+
+def test_the_estimates_that_read_most_tiles_surely_win() -> None:
+    # A frame's estimate flips between the backs (read as plain tiles, now and then one surely)
+    # and the faces (whose pips read): the faces' estimates are fewer but bear out more tiles.
+    faces = FaceConsensus(ConsensusConfig(lag=0))
+    for index, (length, sure) in enumerate([(73.0, 1), (59.0, 6), (73.0, 1), (73.0, 1), (59.5, 7), (73.0, 1),
+                                            (58.8, 6)]):
+        faces.feed(index, seen(length, sure=sure))
+    prior = faces.prior(7)
+    assert prior is not None and abs(prior.length - 59.0) < 1
+    # ... but not when the two read as many tiles each: no consensus then
+    even = fed([73.0, 59.0, 73.0, 59.0, 73.0, 59.0])
+    assert even.prior(6) is None
 
 
 def test_a_frame_seen_again_counts_once() -> None:

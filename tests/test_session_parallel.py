@@ -22,7 +22,7 @@ from referee.session.loop import Session
 from referee.session.parallel import DetectPool, WorkerError, auto_workers
 from referee.vision.detect import detect
 from referee.vision.images import read_image
-from referee.vision.types import Detection, FaceModel
+from referee.vision.types import Detection, FaceModel, TileReading
 from tests.helpers import REPO
 
 SAMPLE = REPO / "sample_images" / "sequences" / "sequence-11-000"
@@ -45,9 +45,11 @@ def length_of(image: np.ndarray, prior: FaceModel | None = None) -> Detection:
 
 def faced(image: np.ndarray, prior: FaceModel | None = None) -> Detection:
     """A stand-in detector that estimates the faces: the tile length is the frame's first pixel;
-    the width it reports is the prior's length it was read with (0: none)."""
+    the width it reports is the prior's length it was read with (0: none); it reads one tile surely."""
     face = FaceModel((200.0, 128.0, 133.0), EYE, float(image.flat[0]))
-    return Detection(0 if prior is None else round(prior.length), image.shape[0], False, face=face)
+    sure = TileReading((6, 4), ((4.0, 5.0), (6.0, 5.0)), ((3.0, 4.0), (7.0, 4.0), (7.0, 6.0), (3.0, 6.0)),
+                       (5.0, 5.0), 0.9)
+    return Detection(0 if prior is None else round(prior.length), image.shape[0], False, (sure,), face=face)
 
 
 EYE = ((0.02, 0.0, 0.0), (0.0, 0.08, 0.0), (0.0, 0.0, 0.08))

@@ -2,9 +2,10 @@
 set sees the same faces at the same size in every frame, but vision estimates both afresh in each,
 and now and then one estimate goes astray (the grain parts the colours differently, backs lying
 close merge into one tile-shaped blob): that frame is then read badly, or not at all. Each frame's
-own estimate (:attr:`Detection.face`) is kept; once most of the recent ones agree on the length,
-the one of those nearest their median colour is handed to the detection of the frames after
-them (``detect(image, prior=...)``). A change of camera or set shows as the frames' own
+own estimate (:attr:`Detection.face`) is kept, with the number of tiles it read surely; once
+recent ones agreeing on the length read most of those tiles, the one of them nearest their median
+colour is handed to the detection of the frames after them (``detect(image, prior=...)``, which
+uses it where the frame's own estimate strays from it). A change of camera or set shows as the frames' own
 estimates moving: the consensus follows them, or lapses while they disagree.
 
 The consensus a frame is read with comes from frames at least ``lag`` before it, never from the
@@ -27,12 +28,12 @@ __all__ = ["ConsensusConfig", "FaceConsensus"]
 
 @dataclasses.dataclass(frozen=True)
 class ConsensusConfig:
-    """``keep``: the latest frames' own estimates used (frames without an arm that showed tiles);
-    ``least``: estimates needed before there is a consensus; ``agree``: lengths within this share
-    of the median agree; ``share``: the share of the kept estimates that must agree (else no
-    consensus: each frame is read on its own); ``lag``: how many frames before the one it is
-    given to the consensus ends (at least the most detection workers, 16). ``keep`` 0 turns the
-    consensus off."""
+    """``keep``: the latest frames' own estimates used (frames without an arm that read a tile
+    surely); ``least``: estimates needed before there is a consensus; ``agree``: lengths within
+    this share of one another agree; ``share``: the share of the kept frames' surely read tiles
+    that the frames agreeing must have read (else no consensus: each frame is read on its own);
+    ``lag``: how many frames before the one it is given to the consensus ends (at least the most
+    detection workers, 16). ``keep`` 0 turns the consensus off."""
 
     keep: int = 9
     least: int = 3
@@ -60,34 +61,46 @@ class FaceConsensus:
     def __init__(self, config: ConsensusConfig | None = None) -> None:
         self.config = config or ConsensusConfig()
         # The estimates not yet ``lag`` frames old, and the ``keep`` latest of those that are.
-        self._recent: collections.deque[tuple[int, FaceModel]] = collections.deque()
-        self._kept: collections.deque[FaceModel] = collections.deque(maxlen=max(1, self.config.keep))
+        # Each with the number of tiles its frame read surely.
+        self._recent: collections.deque[tuple[int, FaceModel, int]] = collections.deque()
+        self._kept: collections.deque[tuple[FaceModel, int]] = collections.deque(maxlen=max(1, self.config.keep))
         self._last: int | None = None  # the frame fed last
 
     def feed(self, index: int, detection: Detection) -> None:
         """Keep frame ``index``'s own estimate: not from a frame with an arm over the table (the
-        arm's colour may have been taken for the faces), nor from one that showed no tiles. A
-        frame fed again (a still view seen several times) counts once."""
+        arm's colour may have been taken for the faces), nor from one that read no tile surely
+        (an estimate that read nothing is not borne out: the backs' colour taken for the faces
+        finds plain tiles, or none). A frame fed again (a still view seen several times) counts once."""
         if index == self._last:
             return
         self._last = index
-        if self.config.keep and not detection.occluded and detection.face is not None:
-            self._recent.append((index, detection.face))
+        sure = sum(1 for t in detection.tiles if not t.uncertain)
+        if self.config.keep and not detection.occluded and detection.face is not None and sure:
+            self._recent.append((index, detection.face, sure))
 
     def prior(self, index: int) -> FaceModel | None:
         """For frame ``index`` (frames come in order): of the latest ``keep`` estimates from
-        frames at least ``lag`` before it, the one nearest the median colour of those agreeing on
-        the length, when enough of them agree; else None."""
+        frames at least ``lag`` before it, the group agreeing on the length whose frames read the
+        most tiles surely, when it holds at least ``least`` estimates and ``share`` of the tiles
+        all of them read surely; of that group, the estimate nearest its median colour. Else None.
+        An estimate is borne out by what it reads: when a frame's estimates flip between the
+        faces and the backs, those that found the faces read their pips."""
         while self._recent and self._recent[0][0] <= index - self.config.lag:
-            self._kept.append(self._recent.popleft()[1])
+            _, face, sure = self._recent.popleft()
+            self._kept.append((face, sure))
         seen = list(self._kept)
         if not self.config.keep or len(seen) < self.config.least:
             return None
-        middle = statistics.median(f.length for f in seen)
-        agreeing = [f for f in seen if abs(f.length - middle) <= self.config.agree * middle]
-        if len(agreeing) < self.config.share * len(seen):
+        best: list[FaceModel] = []
+        weight = 0
+        for centre, _ in seen:
+            group = [(f, n) for f, n in seen if abs(f.length - centre.length) <= self.config.agree * centre.length]
+            tiles = sum(n for _, n in group)
+            if tiles > weight:
+                best, weight = [f for f, _ in group], tiles
+        if len(best) < self.config.least or weight < self.config.share * sum(n for _, n in seen):
             return None
         # Of those, the one nearest their median colour (a colour class parted differently holds
         # the faces' rims, or the backs): the newest of equals, as the light may have drifted.
-        colour = [statistics.median(f.mean[i] for f in agreeing) for i in range(3)]
-        return min(reversed(agreeing), key=lambda f: math.dist(f.mean, colour))
+        colour = [statistics.median(f.mean[i] for f in best) for i in range(3)]
+        return min(reversed(best), key=lambda f: math.dist(f.mean, colour))
