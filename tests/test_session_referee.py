@@ -496,6 +496,46 @@ def test_an_illegal_placement_read_surely_only_once_waits_for_a_second_reading()
     assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "4-3", "mismatch")
 
 
+def test_an_illegal_placement_read_only_just_surely_is_not_called_until_read_more_surely() -> None:
+    # Vision's sure readings just above its bar are its least reliable (on rendered hands 7 of
+    # its 9 wrong sure readings were below 0.6): a 4-0 read as 1-0 at 0.505 in one still view,
+    # seen three times, was called an illegal placement.
+    ref = opened()
+    weak = dataclasses.replace(WRONG_43, confidence=0.55)
+    tiles = (StableTile(OPEN_63, True, 2), StableTile(weak, True, 3, peak=0.55))
+    assert ref.observe(StableState(2, 4, 3, SIZE[0], SIZE[1], tiles, 0)) == []
+    surer = (StableTile(OPEN_63, True, 2), StableTile(weak, True, 4, peak=0.8))  # one frame read it at 0.8
+    (illegal,) = ref.observe(StableState(2, 5, 4, SIZE[0], SIZE[1], surer, 0))
+    assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "4-3", "mismatch")
+
+
+def test_the_stabiliser_keeps_each_tiles_best_reading_and_gives_the_state_again_when_it_is_sure_enough() -> None:
+    stab = Stabiliser(StabiliserConfig(stable_frames=2, confirm_votes=2, confirm_confidence=0.6))
+    weak, strong = dataclasses.replace(RIGHT_34, confidence=0.55), dataclasses.replace(RIGHT_34, confidence=0.8)
+    assert stab.feed(0, detection(OPEN_63, weak)) is None
+    first = stab.feed(1, detection(OPEN_63, weak))
+    assert first is not None and {t.name: (t.votes, t.best) for t in first.tiles}["4-3"] == (2, 0.55)
+    assert stab.feed(2, detection(OPEN_63, weak)) is None  # more votes, none surer: nothing new
+    again = stab.feed(3, detection(OPEN_63, strong))
+    assert again is not None and {t.name: (t.votes, t.best) for t in again.tiles}["4-3"] == (4, 0.8)
+    assert stab.feed(4, detection(OPEN_63, weak)) is None  # the best stays the best
+    with pytest.raises(ValueError, match=r"confirm_confidence must be a confidence from 0 to 1, got 1\.5"):
+        StabiliserConfig(confirm_confidence=1.5)
+
+
+def test_a_session_calls_an_illegal_placement_only_once_read_surely_enough() -> None:
+    session = Session(FIVES, never, referee_config=RefereeConfig(opener=0))
+    events = []
+    for frame in range(3):
+        events += session.frame(frame, detection=detection(OPEN_63))
+    weak, strong = dataclasses.replace(WRONG_43, confidence=0.52), dataclasses.replace(WRONG_43, confidence=0.9)
+    for frame in range(3, 8):
+        events += session.frame(frame, detection=detection(OPEN_63, weak))
+    assert not any(e.kind is Kind.ILLEGAL for e in events)
+    events += session.frame(8, detection=detection(OPEN_63, strong))
+    assert [(e.kind, e.tile) for e in events if e.kind is Kind.ILLEGAL] == [(Kind.ILLEGAL, "4-3")]
+
+
 def test_a_tile_read_surely_at_two_places_by_the_line_is_neither_until_one_goes() -> None:
     """Tiles are unique: the 3-4 read surely at the right end (legal) and at the left end (its 3
     against the 6: illegal) is a misreading at one of them, and nothing is inferred from either."""
@@ -1429,7 +1469,8 @@ def test_tiles_side_by_side_are_not_an_end_touching_the_other() -> None:
 @pytest.mark.parametrize(("field", "value"), [
     ("opener", -1), ("opener", "0"), ("reach", 0), ("reach", 1.0), ("reach", "0.5"), ("reach", True),
     ("middle", 0), ("middle", float("nan")), ("facing", 1), ("facing", None),
-    ("boneyard_states", 0), ("illegal_votes", 1.5), ("takeback_states", 0), ("unread_states", 0),
+    ("boneyard_states", 0), ("illegal_votes", 1.5), ("illegal_confidence", 1.2), ("illegal_confidence", True),
+    ("takeback_states", 0), ("unread_states", 0),
 ])
 def test_referee_config_rejects_bad_values_naming_the_field(field: str, value: Any) -> None:
     with pytest.raises(ValueError, match=rf"\b{field}\b") as caught:

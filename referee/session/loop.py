@@ -143,10 +143,11 @@ class Session:
         #: (``detect(image, prior=...)``) by :meth:`frame`, and by a pool reading frames ahead.
         self.faces = FaceConsensus(faces)
         self.referee = Referee(rules, referee_config)
-        # The stabiliser gives a state again once a tile is read surely as often as the referee
-        # needs before it calls a placement illegal.
-        self.stabiliser = Stabiliser(dataclasses.replace(stabiliser or StabiliserConfig(),
-                                                         confirm_votes=self.referee.config.illegal_votes))
+        # The stabiliser gives a state again once a tile is read surely as often, and as surely,
+        # as the referee needs before it calls a placement illegal.
+        self.stabiliser = Stabiliser(dataclasses.replace(
+            stabiliser or StabiliserConfig(), confirm_votes=self.referee.config.illegal_votes,
+            confirm_confidence=self.referee.config.illegal_confidence))
         self.log = log
         self.phrases = phrases or Phrases.load("pl")
         self.names = names

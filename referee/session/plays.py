@@ -445,8 +445,11 @@ class Plays(RefereeBase):
             return
         if reason in ("end_closed", "no_such_end") and not self._explained(state, name):
             return  # where the line stands is not all seen: a tile the referee missed may open that end
-        if state.tiles[p.index].votes < self.config.illegal_votes:
-            return  # an illegal placement read surely only once may be a misread tile: wait for more
+        seen = state.tiles[p.index]
+        if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
+            # An illegal placement read surely only once, or only just surely, may be a misread
+            # tile: wait for more.
+            return
         if self._lost_before(when):
             # Vision lost tiles of the line since the last move: a play it missed may explain
             # this one, so the referee says it cannot follow rather than calling it illegal.

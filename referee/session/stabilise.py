@@ -27,6 +27,13 @@ class StableTile:
     votes: int
     sure_halves: tuple[int | None, int | None] = (None, None)
     first_seen: int | None = None  # the first frame, stable or not, that read this tile surely here
+    #: The highest confidence of the run's sure readings of the voted value (None: the reading's own).
+    peak: float | None = None
+
+    @property
+    def best(self) -> float:
+        """How surely the voted value was read at best (:attr:`peak`, else the reading's confidence)."""
+        return self.reading.confidence if self.peak is None else self.peak
 
     @property
     def name(self) -> str:
@@ -77,7 +84,9 @@ class StabiliserConfig:
     ``confirm_votes``: a state is given again, unchanged but for its votes, when more frames of
     it bring a tile to this many confident readings (the referee calls a placement illegal only
     once a tile is read surely that often: a tile read surely once and doubtfully since would
-    otherwise never be judged while it lay there)."""
+    otherwise never be judged while it lay there), its best reading (:attr:`StableTile.best`)
+    having at least ``confirm_confidence`` (the referee's bar for an illegal call: until the
+    best reading reaches it, more votes give the state again no more than fewer did)."""
 
     stable_frames: int = 2
     min_votes: int = 1
@@ -87,6 +96,7 @@ class StabiliserConfig:
     lapse_share: float = 0.5
     unsure_match: float = 0.75
     confirm_votes: int = 2
+    confirm_confidence: float = 0.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.stable_frames, int) or self.stable_frames < 1:
@@ -95,6 +105,9 @@ class StabiliserConfig:
             raise ValueError(f"min_votes must be a whole number >= 1, got {self.min_votes!r}")
         if not isinstance(self.confirm_votes, int) or self.confirm_votes < 1:
             raise ValueError(f"confirm_votes must be a whole number >= 1, got {self.confirm_votes!r}")
+        if isinstance(self.confirm_confidence, bool) or not (
+                isinstance(self.confirm_confidence, (int, float)) and 0 <= self.confirm_confidence <= 1):
+            raise ValueError(f"confirm_confidence must be a confidence from 0 to 1, got {self.confirm_confidence!r}")
         if not (isinstance(self.miss_share, (int, float)) and 0 <= self.miss_share < 1):
             raise ValueError(f"miss_share must be a share of the tiles from 0 to below 1, got {self.miss_share!r}")
         if not (isinstance(self.half_sure, (int, float)) and 0 < self.half_sure <= 1):
@@ -206,7 +219,8 @@ class Stabiliser:
             return None
         state = self._state()
         confirm = self.config.confirm_votes
-        signature = (*sorted((t.name, t.decided, t.votes >= confirm) for t in state.tiles),
+        sure = self.config.confirm_confidence
+        signature = (*sorted((t.name, t.decided, t.votes >= confirm and t.best >= sure) for t in state.tiles),
                      ("face_down", state.face_down))
         if signature == self._emitted:
             return None
@@ -349,4 +363,5 @@ class Stabiliser:
         value, count = ranked[0]
         # The latest confident reading of the winning value gives the geometry and orientation.
         best = next(r for r in reversed(track.readings) if not r.uncertain and _key(r.pips) == value)
-        return StableTile(best, True, count)
+        peak = max(r.confidence for r in track.readings if not r.uncertain and _key(r.pips) == value)
+        return StableTile(best, True, count, peak=peak)
