@@ -36,6 +36,7 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int =
     from referee.cli_session import json_frames
     from referee.render.truth import camera_from_params, seat_angles
     from referee.rules.record import parse_record
+    from referee.session.faces import read_with
     from referee.session.loop import Input, Session
     from referee.session.referee import RefereeConfig
     from referee.session.score import score_hand
@@ -82,8 +83,8 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int =
     else:
         with FolderSource(path) as source:
             for frame in source:
-                prior = session.prior(frame.index)  # what the frames before agree the faces look like
-                show(frame.index, read(frame.image) if prior is None else read(frame.image, prior=prior))
+                # read with what the frames before agree the faces look like
+                show(frame.index, read_with(read, frame.image, session.prior(frame.index)))
                 frames += 1
     session.finish()
     seconds = time.perf_counter() - start

@@ -20,10 +20,12 @@ import collections
 import dataclasses
 import math
 import statistics
+from collections.abc import Callable
+from typing import Any
 
 from referee.vision.types import Detection, FaceModel
 
-__all__ = ["ConsensusConfig", "FaceConsensus"]
+__all__ = ["ConsensusConfig", "FaceConsensus", "read_with"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,3 +106,9 @@ class FaceConsensus:
         # the faces' rims, or the backs): the newest of equals, as the light may have drifted.
         colour = [statistics.median(f.mean[i] for f in best) for i in range(3)]
         return min(reversed(best), key=lambda f: math.dist(f.mean, colour))
+
+
+def read_with(detect: Callable[..., Detection], image: Any, prior: FaceModel | None) -> Detection:
+    """``detect(image)``, handed the prior when there is one: a detector that reports no face
+    model (a stand-in) never builds a consensus, so it is never handed one."""
+    return detect(image) if prior is None else detect(image, prior=prior)

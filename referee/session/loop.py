@@ -21,7 +21,7 @@ from referee.rules.table import End
 from referee.rules.variants import BlockedScoring
 from referee.session.eventlog import EventLog
 from referee.session.events import Event
-from referee.session.faces import ConsensusConfig, FaceConsensus
+from referee.session.faces import ConsensusConfig, FaceConsensus, read_with
 from referee.session.phrases import Phrases
 from referee.session.referee import Referee, RefereeConfig
 from referee.session.stabilise import Stabiliser, StabiliserConfig
@@ -196,10 +196,7 @@ class Session:
         if detection is not None:
             found = detection
         else:
-            prior = self.prior(index)
-            # A detector that reports no face model (a stand-in) never builds a consensus, so
-            # it is never handed one.
-            found = self.detect(image) if prior is None else self.detect(image, prior=prior)
+            found = read_with(self.detect, image, self.prior(index))
         self.faces.feed(index, found)
         state = self.stabiliser.feed(index, found)
         if state is None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any
 
+from referee.session.faces import read_with
 from referee.vision.types import Detection, FaceModel
 
 Detector = Callable[..., Detection]
@@ -60,7 +61,7 @@ def _serve(conn: multiprocessing.connection.Connection, detect: Detector, thread
         except (EOFError, OSError):
             return  # the parent closed the pipe, or died
         try:
-            reply: tuple[bool, Any] = (True, _detect(detect, image, prior))
+            reply: tuple[bool, Any] = (True, read_with(detect, image, prior))
         except Exception as error:  # handed to the parent, which raises it where it detects
             reply = (False, error)
         try:
@@ -69,12 +70,6 @@ def _serve(conn: multiprocessing.connection.Connection, detect: Detector, thread
             return
         except Exception as error:  # an error that does not pickle: its text does
             conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
-
-
-def _detect(detect: Detector, image: Any, prior: FaceModel | None) -> Detection:
-    """``detect(image)``, given the prior when there is one (a detector that reports no face
-    model never builds one, so it is never handed one)."""
-    return detect(image) if prior is None else detect(image, prior=prior)
 
 
 class _Worker:
@@ -155,7 +150,7 @@ class DetectPool:
         one it has in a single process, however many workers there are."""
         if not self._pool:
             for index, image in frames:
-                yield index, image, _detect(self.detect, image, prior(index) if prior else None)
+                yield index, image, read_with(self.detect, image, prior(index) if prior else None)
             return
         source = iter(frames)
         free = collections.deque(self._pool)
