@@ -34,7 +34,7 @@ class RefereeConfig:
     ``illegal_confidence``: and the confidence at least one of those readings needs (vision's
     sure readings just above its bar are the least reliable: on rendered hands, 7 of the 9 wrong
     sure readings of 6,200 had a confidence below 0.6, and 1.5% of those below 0.6 were wrong
-    against 0.05% above);
+    against 0.03% above);
     ``reach``/``middle``/``facing``: contact tolerances in tile widths (see
     :func:`referee.layout.geometry.contacts`); ``covered``: a tile of the line no longer read
     is still there, unread, while its last place lies within a box found now grown by this many

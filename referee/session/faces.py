@@ -5,8 +5,8 @@ close merge into one tile-shaped blob): that frame is then read badly, or not at
 own estimate (:attr:`Detection.face`) is kept, with the number of tiles it read surely; once
 recent ones agreeing on the length read most of those tiles, the one of them nearest their median
 colour is handed to the detection of the frames after them (``detect(image, prior=...)``, which
-uses it where the frame's own estimate strays from it). A change of camera or set shows as the frames' own
-estimates moving: the consensus follows them, or lapses while they disagree.
+uses it where the frame's own estimate strays from it). A change of camera or set shows as the
+frames' own estimates moving: the consensus follows them, or lapses while they disagree.
 
 The consensus a frame is read with comes from frames at least ``lag`` before it, never from the
 frames just before: worker processes read several frames at once, and which of the frames before

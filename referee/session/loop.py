@@ -193,10 +193,7 @@ class Session:
     def frame(self, index: int, image: Any = None, detection: Detection | None = None) -> list[Event]:
         """Feed one frame (an image, or its detection when already known). An image is read with
         what the frames before agree the faces look like, once they do (:meth:`prior`)."""
-        if detection is not None:
-            found = detection
-        else:
-            found = read_with(self.detect, image, self.prior(index))
+        found = detection if detection is not None else read_with(self.detect, image, self.prior(index))
         self.faces.feed(index, found)
         state = self.stabiliser.feed(index, found)
         if state is None:
