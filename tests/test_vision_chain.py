@@ -110,6 +110,34 @@ def test_a_box_beside_a_double_across_its_run_is_known_to_straddle_it() -> None:
     assert not _across_a_double(None, Box(220.0, 100.0, 40.0, 20.0, 0.0, True))
 
 
+def test_a_box_along_a_line_of_faces_is_known_to_lie_along_it() -> None:
+    # Rendered line 12 (1280x720): a box over the seam of 6-3 and 3-5 read the double 3-3 at
+    # 0.9 confidence, in no packed run. A line along x (width 20 px) in the face mask: a box in
+    # it has faces past both ends and the table beside it; a lone tile has the table past its
+    # ends; a spinner across the line has the line beside its long sides; and a tile amid a
+    # mask spilt over the table round it has faces beside it too.
+    from referee.vision.detect import _runs_on
+    from referee.vision.split import Box
+
+    mask = np.zeros((200, 400), np.uint8)
+    mask[90:110, 20:300] = 1
+    assert _runs_on(mask, Box(150.0, 100.0, 40.0, 20.0, 0.0, False))
+    assert _runs_on(mask, Box(150.0, 100.0, 40.0, 20.0, 180.0, True))
+    assert not _runs_on(mask, Box(40.0, 100.0, 40.0, 20.0, 0.0, False))  # the line's end
+    lone = np.zeros((200, 400), np.uint8)
+    lone[90:110, 130:170] = 1
+    assert not _runs_on(lone, Box(150.0, 100.0, 40.0, 20.0, 0.0, False))
+    spinner = mask.copy()
+    spinner[90:110, 300:400] = 1  # the line, on through the spinner's place to the frame's edge
+    spinner[80:120, 340:360] = 1  # the spinner across it, and tiles against its short ends
+    spinner[40:80, 340:360] = 1
+    spinner[120:160, 340:360] = 1
+    assert not _runs_on(spinner, Box(350.0, 100.0, 40.0, 20.0, 90.0, False))
+    spilt = np.ones((200, 400), np.uint8)
+    assert not _runs_on(spilt, Box(150.0, 100.0, 40.0, 20.0, 0.0, False))
+    assert not _runs_on(None, Box(150.0, 100.0, 40.0, 20.0, 0.0, False))
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_a_line_square_to_the_frame_is_found(seed: int) -> None:
     # A line along the frame's rows fills its blob's box from side to side: the arms' width is

@@ -177,7 +177,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes + extra)]
     crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
-    found_tiles = _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped)
+    along = frozenset(i for i, b in enumerate(boxes) if _runs_on(seg.mask, b))
+    found_tiles = _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along)
     return dataclasses.replace(found_tiles, face=own)
 
 
@@ -237,6 +238,33 @@ def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
         if face(x + vx * out, y + vy * out) and face(x - vx * out, y - vy * out):
             return True
     return False
+
+
+def _runs_on(mask: np.ndarray | None, box: Box) -> bool:
+    """Whether faces run on past both ends of a box, and the table lies beside its long sides:
+    the box lies along a line of tiles end to end, and may straddle the seam between two of
+    them (a line of play's doubles lie across it; the spinner, across it too, has the line
+    beside its long sides). In a legal line touching halves match, so a straddling box reads a
+    double, sure of itself: a double read on such a box is uncertain."""
+    if mask is None:
+        return False
+    a = math.radians(box.angle)
+    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    h, w = mask.shape
+
+    def face(t: float, s: float) -> bool:
+        x = box.cx + ux * t * box.length + vx * s * box.width
+        y = box.cy + uy * t * box.length + vy * s * box.width
+        i, j = round(y), round(x)
+        return 0 <= i < h and 0 <= j < w and bool(mask[i, j])
+
+    # Past each end, into the half beyond a seam: face on most of three lines along the box.
+    past = (0.6, 0.75, 0.9)
+    if not all(sum(face(sign * t, s) for t in past for s in (-0.25, 0.0, 0.25)) >= 7 for sign in (-1, 1)):
+        return False
+    # Beside it, the table: a line of tiles end to end is one tile wide (a mask spilt onto the
+    # table round a lone tile runs on everywhere).
+    return sum(face(t, s) for t in (-0.25, 0.25) for s in (-0.75, 0.75)) <= 1
 
 
 def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, reach: float,
@@ -335,11 +363,12 @@ def _legible(lengths: list[float], min_cell_px: float) -> list[bool]:
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
           table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
-          shaped: int | None = None) -> Detection:
+          shaped: int | None = None, along: frozenset[int] = frozenset()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
-    may straddle a double across their run (:func:`_across_a_double`): they are uncertain.
+    may straddle a double across their run (:func:`_across_a_double`): they are uncertain. The
+    ``along`` boxes lie along a line of faces (:func:`_runs_on`): a double read on them is.
     The boxes from index ``shaped`` on were found by their shape alone: one that reads as no
     face is dropped (a patch of the table shaped like a tile is no back)."""
     c = config.cell_px
@@ -364,7 +393,7 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # In a line of play touching ends match: a box that straddles the seam between two tiles
     # reads as a double, sure of itself. A double lies across the line, so a double read on a
     # rectangle along a run of tiles end to end is uncertain.
-    along_run = in_runs(boxes)
+    along_run = in_runs(boxes) | along
     readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
     # Among backs, a face with no pips (the double blank) is told from a back only where it lies:
     # against the end of a face read surely, as in a line of play. There it is a face, read but
