@@ -724,7 +724,7 @@ def test_real_photos_without_an_arm_are_not_occluded() -> None:
     assert [p.name for p in real_photos() if real(p)[0].occluded] == []
 
 
-@pytest.mark.xfail(strict=True, reason="herzog_6 shows 28 face-down tiles (the labels have none): the tiles' soft "
+@pytest.mark.xfail(strict=True, reason="herzog_6 shows 10 face-down tiles (the labels have none): the tiles' soft "
                    "shadow is taken for the face colour")
 def test_real_photos_show_no_phantom_face_down_tiles() -> None:
     found = {p.name: (len(real(p)[0].face_down), len(real(p)[1].get("face_down", []))) for p in real_photos()}

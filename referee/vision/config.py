@@ -40,6 +40,14 @@ class VisionConfig:
     work_side: int = 1280
     # ... and frames whose tiles are shorter than this (pixels) are enlarged to it for segmentation.
     work_tile_px: float = 40.0
+    # A lamp's bright patch on the table, which the table's smooth (quadratic) model cannot
+    # follow, is added to the model: the table's lightness above the model, smoothed by a
+    # Gaussian of lamp_blur cells of the 96 x 54 grid the table is fitted on (a sixteenth of the
+    # frame's width), where it rises lamp_least times the table's own spread above it somewhere
+    # (less is the table's texture). Left out, a lit patch is foreground, and may be taken for
+    # an arm or for faces. lamp_blur 0 turns this off.
+    lamp_blur: float = 6.0
+    lamp_least: float = 2.0
     # Table-vs-tile: a pixel is tile face when its colour is likelier the face's than the table's
     # and within this many standard deviations (Mahalanobis) of the face colour.
     face_reach: float = 4.0
@@ -263,6 +271,8 @@ class VisionConfig:
             ("min_tile_px", 0 < self.min_tile_px < self.max_tile_px),
             ("work_side", 320 <= self.work_side <= 8192),
             ("work_tile_px", 16 <= self.work_tile_px <= 256),
+            ("lamp_blur", 0 <= self.lamp_blur <= 48),
+            ("lamp_least", self.lamp_least >= 0),
             ("face_reach", self.face_reach > 0),
             ("table_reach", self.table_reach > 0),
             ("shadow_depth", 0 < self.shadow_depth < 1),

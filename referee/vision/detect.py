@@ -123,7 +123,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     known = profile.tile_size(w, h) if profile is not None \
         else TileSize(config.tile_px) if config.tile_px is not None else None
     view = _View.of(image, scale)
-    model = fit_table(view.lab)
+    model = fit_table(view.lab, config)
     view = view.against(model)
     u = unlit(view.lab, view.light)
     # Faces little apart from a textured table (ivory on pale wood: its planks' spread sets a

@@ -34,12 +34,15 @@ def _design(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
 @dataclasses.dataclass(frozen=True)
 class TableModel:
-    """The table's colour as a quadratic surface over the frame (one per Lab channel) and the
-    spread of the table's own texture around it."""
+    """The table's colour as a quadratic surface over the frame (one per Lab channel), the
+    lamp's bright patch the surface cannot follow (``lamp``: lightness added, on the grid the
+    table is fitted on, spanning the frame; None when there is none), and the spread of the
+    table's own texture around it."""
 
     coeffs: np.ndarray  # (6, 3)
     spread: float
     shape: tuple[int, int]
+    lamp: np.ndarray | None = None  # (grid rows, grid columns) float32, L units
 
     def colour(self) -> np.ndarray:
         """The table colour at every pixel, (h, w, 3) float32."""
@@ -48,6 +51,8 @@ class TableModel:
         ys, xs = np.mgrid[0:small_h, 0:small_w].astype(np.float32)
         xs, ys = (xs + 0.5) / small_w, (ys + 0.5) / small_h
         small = (_design(xs, ys) @ self.coeffs).astype(np.float32)
+        if self.lamp is not None:
+            small[..., 0] += cv2.resize(self.lamp, (small_w, small_h), interpolation=cv2.INTER_LINEAR)
         return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
     def mean(self) -> np.ndarray:
@@ -109,17 +114,18 @@ def _fit_from(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tuple[n
         coeffs = np.zeros((6, 3))
         coeffs[:terms] = sol
         resid = np.linalg.norm(flat - design @ coeffs, axis=1)
-        band = float(np.clip(3.0 * 1.4826 * np.median(resid[keep]), 8.0, 30.0))
+        band = _band(resid[keep])
         # Cells of the seed stay table unless far off; others join only when close.
         keep = (seed & (resid < band)) | (resid < 0.6 * band)
     return coeffs, keep, band
 
 
-def fit_table(lab: np.ndarray) -> TableModel:
+def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel:
     """Fit the table colour robustly: seed it with the largest one-colour region of the frame,
     then fit a smooth surface (lamp fall-off, vignette) to the cells near it a few times,
     widening to the table's own spread. A model explaining little of the frame (seeded on the
-    floor) gives way to one from another seed explaining far more."""
+    floor) gives way to one from another seed explaining far more. A lamp's bright patch the
+    surface cannot follow is added where it stands out (:func:`_lamp`)."""
     h, w = lab.shape[:2]
     small = cv2.resize(lab, _GRID, interpolation=cv2.INTER_AREA)
     flat = small.reshape(-1, 3).astype(np.float64)
@@ -135,9 +141,48 @@ def fit_table(lab: np.ndarray) -> TableModel:
             other_cover = float(weight[other[1]].sum()) / total
             if other_cover >= 2 * cover:
                 (coeffs, keep, band), cover = other, other_cover
-    resid = np.linalg.norm(flat - design @ coeffs, axis=1)
+    fitted = design @ coeffs
+    resid = np.linalg.norm(flat - fitted, axis=1)
     spread = max(float(np.median(resid[resid < band])) * 1.4826, 1.5)
-    return TableModel(coeffs.astype(np.float32), spread, (h, w))
+    config = config or VisionConfig()
+    lamp = _lamp(flat, fitted, spread, config.lamp_blur, config.lamp_least)
+    return TableModel(coeffs.astype(np.float32), spread, (h, w), lamp)
+
+
+def _lamp(flat: np.ndarray, fitted: np.ndarray, spread: float, blur: float, least: float) -> np.ndarray | None:
+    """The lamp's bright patch on the table that the quadratic surface (``fitted``, on the grid
+    cells ``flat``) cannot follow: the lightness above the surface of the cells near it (within
+    three robust deviations of all cells' distances, as the surface's own fit takes its band),
+    smoothed over ``blur`` cells (a Gaussian, averaged over those cells alone), twice, the
+    cells near the surface and its patch taken again the second time. Only brighter: what is
+    darker than the surface is a shadow or the tiles, and stays apart from the table. None
+    unless the patch rises ``least`` times the table's ``spread`` above the surface somewhere
+    (a real lamp; less is the table's texture), or with ``blur`` 0."""
+    if blur <= 0:
+        return None
+    rows, cols = _GRID[1], _GRID[0]
+    off = flat - fitted
+    light = off[:, 0].reshape(rows, cols).astype(np.float32)
+    distance = np.linalg.norm(off, axis=1)
+    keep = distance < _band(distance)
+    patch = np.zeros((rows, cols), np.float32)
+    for _ in range(2):
+        table = keep.reshape(rows, cols).astype(np.float32)
+        weight = cv2.GaussianBlur(table, (0, 0), blur)
+        patch = cv2.GaussianBlur(light * table, (0, 0), blur) / np.maximum(weight, 1e-3)
+        patch[weight < 0.05] = 0.0
+        np.maximum(patch, 0.0, out=patch)
+        rest = off.copy()
+        rest[:, 0] -= patch.ravel()
+        distance = np.linalg.norm(rest, axis=1)
+        keep = distance < _band(distance[keep])
+    return patch if float(patch.max()) >= least * spread else None
+
+
+def _band(distances: np.ndarray) -> float:
+    """How far from the model a cell may lie and still be table: three robust standard
+    deviations of the cells' distances, within 8 to 30."""
+    return float(np.clip(3.0 * 1.4826 * np.median(distances), 8.0, 30.0)) if len(distances) else 8.0
 
 
 def _planes(image: np.ndarray) -> list[np.ndarray]:
