@@ -1394,6 +1394,26 @@ def test_the_spinners_short_ends_are_up_and_down() -> None:
     assert {first, second} == {End.UP, End.DOWN}
 
 
+def test_an_end_is_called_closed_only_while_the_whole_line_is_seen() -> None:
+    # Rendered hand 9302-003: after plays the referee missed, a state showed two tiles, one of
+    # them laid against the spinner's short end; the referee held that end closed (its line
+    # lacked the missed plays) and called a legal play illegal. A state that does not show the
+    # line as the referee holds it may lack the plays that opened the end.
+    spinner, left = across(5, 400, 300), tile(1, 5, 340, 300)
+    above = tile(3, 5, 400, 220, 90.0)  # its 5 half against the spinner's upper short end
+    ref = Referee(FIVES)
+    ref.observe(state(1, spinner))
+    ref.observe(state(3, spinner, left))
+    assert ref.observe(state(5, left, above)) == []  # the spinner unseen
+    assert Kind.ILLEGAL not in kinds(ref.observe(state(7, left, above)))
+    # With the whole line in view the same tile is illegal: the spinner's second side is empty.
+    ref = Referee(FIVES)
+    ref.observe(state(1, spinner))
+    ref.observe(state(3, spinner, left))
+    (illegal,) = ref.observe(state(5, spinner, left, above))
+    assert (illegal.kind, illegal.tile, illegal.end, illegal.reason) == (Kind.ILLEGAL, "5-3", "up", "end_closed")
+
+
 def shrunk(reading: TileReading, k: float = 0.9) -> TileReading:
     """``reading`` with its box drawn ``k`` times as long and wide about its centre, as vision
     draws the face of a tile with rounded edges."""

@@ -443,7 +443,7 @@ class Plays(RefereeBase):
         if reason == "ambiguous_end":
             self._unfollowed(state, "ambiguous_end", [name], events)
             return
-        if reason in ("end_closed", "no_such_end") and not self._explained(state, name):
+        if reason in ("end_closed", "no_such_end") and not (self._explained(state, name) and self._line_seen(state)):
             return  # where the line stands is not all seen: a tile the referee missed may open that end
         seen = state.tiles[p.index]
         if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
@@ -517,6 +517,14 @@ class Plays(RefereeBase):
         rather than that the referee missed the tile that opened it."""
         known = {*self.on_table(), *self.pending, new}
         return all(t.decided and t.name in known for t in state.tiles)
+
+
+    def _line_seen(self, state: StableState) -> bool:
+        """Every tile of the line as the referee holds it is read in the state: a state that
+        shows less (vision lost part of the line) may also be missing the plays that opened an
+        end the referee holds closed."""
+        decided = {t.name for t in state.tiles if t.decided}
+        return all(name in decided for name in self.on_table())
 
 
 #: The events that are moves of the hand: an undo takes back the last of them.
