@@ -110,6 +110,45 @@ def test_a_box_beside_a_double_across_its_run_is_known_to_straddle_it() -> None:
     assert not _across_a_double(None, Box(220.0, 100.0, 40.0, 20.0, 0.0, True))
 
 
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_run_packed_half_a_tile_off_is_read_again_on_its_tiles(sign: float) -> None:
+    # Rendered black sets on felt (line-5514-0001): a run's boxes each lay over a seam, half a
+    # tile off, and read doubles or nothing. Moved back half a tile they read every tile.
+    from referee.vision.detect import _rephase
+    from referee.vision.read import decide, gather_many, pip_contrast, rectify
+    from referee.vision.split import Box
+
+    image, truth = seen_from_a_side(np.random.default_rng(6200), 7, 0.0)
+    config = VisionConfig()
+    c = config.cell_px
+
+    def read(boxes: list[Box]) -> tuple[list[Box], list, list, float]:
+        corners = [b.corners() for b in boxes]
+        evidence = gather_many([rectify(image, q, c) for q in corners], config)
+        contrast = pip_contrast(evidence)
+        assert contrast is not None
+        items = [(q, e, True) for q, e in zip(corners, evidence, strict=True)]
+        return list(boxes), items, [decide(e, contrast, config) for e in evidence], contrast
+
+    off = [Box(d.center[0] + sign * L / 2, d.center[1], L, L / 2, 0.0, True) for d in truth]
+    fulls, items, readings, contrast = read(off)
+    assert sum(r.confidence >= config.min_confidence and r.pips[0] != r.pips[1] for r in readings) <= 1
+    before = [(f, r) for f, r in zip(fulls, readings, strict=True)]
+    _rephase(image, list(range(len(off))), fulls, items, readings, contrast, config)
+    for f, r, d in zip(fulls, readings, truth, strict=True):
+        assert math.dist((f.cx, f.cy), d.center) < 0.1 * L
+        assert sorted(r.pips) == sorted(d.pips) and r.confidence >= config.min_confidence
+    # Off by its setting, the run stays as it was.
+    fulls, items, readings, contrast = read(off)
+    _rephase(image, list(range(len(off))), fulls, items, readings, contrast, VisionConfig(run_rephase=0))
+    assert list(zip(fulls, readings, strict=True)) == before
+    # A run read surely where it lies stays there.
+    on = [Box(d.center[0], d.center[1], L, L / 2, 0.0, True) for d in truth]
+    fulls, items, readings, contrast = read(on)
+    _rephase(image, list(range(len(on))), fulls, items, readings, contrast, config)
+    assert fulls == on
+
+
 def test_a_box_along_a_line_of_faces_is_known_to_lie_along_it() -> None:
     # Rendered line 12 (1280x720): a box over the seam of 6-3 and 3-5 read the double 3-3 at
     # 0.9 confidence, in no packed run. A line along x (width 20 px) in the face mask: a box in

@@ -15,7 +15,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.refine import line_profile, strip
 from referee.vision.split import Box
 
-__all__ = ["align_runs", "at_ends", "in_runs"]
+__all__ = ["align_runs", "at_ends", "in_runs", "runs_of"]
 
 
 def _crossed(boxes: list[Box], a: Box, b: Box, width: float) -> bool:
@@ -210,12 +210,17 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
 
 def in_runs(boxes: list[Box]) -> set[int]:
     """Which boxes are packed tiles in a straight run of them, end to end."""
+    return {i for run in runs_of(boxes) for i in run}
+
+
+def runs_of(boxes: list[Box]) -> list[list[int]]:
+    """The straight runs of packed boxes, end to end: each run's box indices."""
     packed = [i for i, b in enumerate(boxes) if b.packed]
     if len(packed) < 2:
-        return set()
+        return []
     length = float(np.median([boxes[i].length for i in packed]))
     width = float(np.median([boxes[i].width for i in packed]))
-    return {packed[i] for run in _runs([boxes[i] for i in packed], length, width) for i in run}
+    return [[packed[i] for i in run] for run in _runs([boxes[i] for i in packed], length, width)]
 
 
 def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tuple[list[Box], set[int]]:

@@ -94,6 +94,10 @@ class VisionConfig:
     run_reach: float = 0.2
     run_stretch: float = 0.15
     run_lines: float = 1.0
+    # A run read mostly unsure may be packed half a tile off its tiles (every box over a seam):
+    # it is read again moved half a tile either way, and taken so when that reads at least
+    # run_rephase more tiles surely, no double among them (0 turns this off).
+    run_rephase: int = 2
     # A run's span may hold up to run_recount tiles more or fewer than were packed in it (the
     # frame's tile length is off where the run lies), its period still within run_stretch.
     run_recount: int = 1
@@ -273,6 +277,7 @@ class VisionConfig:
             ("work_tile_px", 16 <= self.work_tile_px <= 256),
             ("lamp_blur", 0 <= self.lamp_blur <= 48),
             ("lamp_least", self.lamp_least >= 0),
+            ("run_rephase", self.run_rephase >= 0),
             ("face_reach", self.face_reach > 0),
             ("table_reach", self.table_reach > 0),
             ("shadow_depth", 0 < self.shadow_depth < 1),

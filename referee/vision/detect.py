@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from referee.vision.byshape import by_shape
-from referee.vision.chain import align_runs, at_ends, in_runs
+from referee.vision.chain import align_runs, at_ends, in_runs, runs_of
 from referee.vision.config import VisionConfig
 from referee.vision.divider import Stretch, on_divider
 from referee.vision.facecolour import face_colour
@@ -361,6 +361,50 @@ def _legible(lengths: list[float], min_cell_px: float) -> list[bool]:
     return [min(length, usual) / 2 >= min_cell_px for length in lengths]
 
 
+def _sure_singles(readings: list[Reading], config: VisionConfig) -> int:
+    """How many of ``readings`` are sure and no double (a box over a seam of a line reads one)."""
+    return sum(1 for r in readings if r.pips is not None and r.pips[0] != r.pips[1]
+               and r.confidence >= config.min_confidence)
+
+
+def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tuple[np.ndarray, Evidence, bool]],
+             readings: list[Reading], contrast: float, config: VisionConfig) -> None:
+    """A straight run of packed boxes read mostly unsure may be packed half a tile off its
+    tiles (each box over a seam: a black tile's divider shows as well as its seams, and the
+    run's ends were taken a half tile off): the run is read again with every box moved half a
+    box along, either way, and the way that reads at least ``run_rephase`` more tiles surely
+    (none of them a double: a box over a seam of a line of play reads one) replaces it, in
+    ``fulls``, ``items`` and ``readings``. ``run_rephase`` 0 turns this off."""
+    if config.run_rephase <= 0:
+        return
+    now = _sure_singles([readings[k] for k in run], config)
+    if 2 * now >= len(run):
+        return
+    c = config.cell_px
+    tried = []
+    for sign in (-0.5, 0.5):
+        moved = []
+        for k in run:
+            b = fulls[k]
+            a = math.radians(b.angle)
+            moved.append(dataclasses.replace(b, cx=b.cx + math.cos(a) * sign * b.length,
+                                             cy=b.cy + math.sin(a) * sign * b.length))
+        corners = [m.corners() for m in moved]
+        evidence = gather_many([rectify(image, q, c) for q in corners], config)
+        again = [decide(e, contrast, config) for e in evidence]
+        sure = sum(r.confidence for r in again if r.confidence >= config.min_confidence)
+        tried.append((_sure_singles(again, config), sure, moved, corners, evidence, again))
+    # The better way: more tiles read surely, then more surely (moved the wrong way, the boxes
+    # lie a whole tile off, on the neighbours, and one off the run's end reads nothing).
+    score, _, moved, corners, evidence, again = max(tried, key=lambda t: (t[0], t[1]))
+    if score < now + config.run_rephase:
+        return
+    for j, k in enumerate(run):
+        fulls[k] = moved[j]
+        items[k] = (corners[j], evidence[j], items[k][2])
+        readings[k] = again[j]
+
+
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
           table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
           shaped: int | None = None, along: frozenset[int] = frozenset()) -> Detection:
@@ -395,6 +439,9 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # rectangle along a run of tiles end to end is uncertain.
     along_run = in_runs(boxes) | along
     readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
+    if contrast is not None:
+        for run in runs_of(boxes):
+            _rephase(image, run, fulls, items, readings, contrast, config)
     # Among backs, a face with no pips (the double blank) is told from a back only where it lies:
     # against the end of a face read surely, as in a line of play. There it is a face, read but
     # not surely.
