@@ -518,7 +518,6 @@ class Plays(RefereeBase):
         known = {*self.on_table(), *self.pending, new}
         return all(t.decided and t.name in known for t in state.tiles)
 
-
     def _line_seen(self, state: StableState) -> bool:
         """Every tile of the line as the referee holds it is read in the state: a state that
         shows less (vision lost part of the line) may also be missing the plays that opened an
