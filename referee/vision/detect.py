@@ -372,9 +372,9 @@ def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tu
     """A straight run of packed boxes read mostly unsure may be packed half a tile off its
     tiles (each box over a seam: a black tile's divider shows as well as its seams, and the
     run's ends were taken a half tile off): the run is read again with every box moved half a
-    box along, either way, and the way that reads at least ``run_rephase`` more tiles surely
-    (none of them a double: a box over a seam of a line of play reads one) replaces it, in
-    ``fulls``, ``items`` and ``readings``. ``run_rephase`` 0 turns this off."""
+    box along, either way, and the way that reads at least ``run_rephase`` more tiles surely,
+    and most of them (none of them a double: a box over a seam of a line of play reads one),
+    replaces it, in ``fulls``, ``items`` and ``readings``. ``run_rephase`` 0 turns this off."""
     if config.run_rephase <= 0:
         return
     now = _sure_singles([readings[k] for k in run], config)
@@ -397,7 +397,7 @@ def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tu
     # The better way: more tiles read surely, then more surely (moved the wrong way, the boxes
     # lie a whole tile off, on the neighbours, and one off the run's end reads nothing).
     score, _, moved, corners, evidence, again = max(tried, key=lambda t: (t[0], t[1]))
-    if score < now + config.run_rephase:
+    if score < now + config.run_rephase or 2 * score <= len(run):
         return
     for j, k in enumerate(run):
         fulls[k] = moved[j]
