@@ -503,6 +503,25 @@ def test_bad_inputs_raise_image_error(bad: Any) -> None:
     assert isinstance(caught.value, ValueError)
 
 
+def test_two_boxes_on_one_tile_make_one_tile_uncertain_when_they_disagree() -> None:
+    # Rendered hand 9301-000, frame 65: a box found by its shape lay 4 px from a run's box on
+    # the same tile, reading 1-0 at 0.86 where the run's read 4-0 (the truth); the referee
+    # called a legal play illegal. One place holds one tile: read alike, one stands; read
+    # differently, which is right cannot be told.
+    from referee.vision.detect import _one_per_place
+
+    def at(pips: tuple[int, int], x: float, confidence: float = 0.9) -> TileReading:
+        corners = ((x - 40, 80.0), (x + 40, 80.0), (x + 40, 120.0), (x - 40, 120.0))
+        return TileReading(pips, ((x - 20, 100.0), (x + 20, 100.0)), corners, (x, 100.0), confidence, False,
+                           (confidence, confidence))
+
+    first, other, apart = at((4, 0), 200.0, 0.5), at((1, 0), 204.0, 0.86), at((2, 3), 290.0)
+    (one, two) = _one_per_place([first, other, apart])
+    assert (one.pips, one.uncertain, two) == ((4, 0), True, apart)
+    assert _one_per_place([first, at((0, 4), 205.0), apart]) == (first, apart)
+    assert _one_per_place([first, apart]) == (first, apart)
+
+
 # -- 3. rendered frames -----------------------------------------------------------------------
 # Six seeded stills at 1280x720 mixing kinds and styles (seeds 11..16 taken in order, none
 # picked for how the detector does on it).

@@ -477,4 +477,24 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                                  round(reading.confidence, 3),
                                  reading.confidence < config.min_confidence or not legible or straddle,
                                  (round(each[0], 3), round(each[1], 3))))
-    return Detection(w, h, False, tuple(tiles), tuple(down))
+    return Detection(w, h, False, _one_per_place(tiles), tuple(down))
+
+
+def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
+    """The tiles with no two at one place: boxes whose centres lie within half a tile's width
+    of each other (a box found by its shape on a tile a run already holds, or a run's box slid
+    onto its neighbour) are one tile. Read alike, the first stands for both; read differently,
+    which reading is right cannot be told, and the first stands, uncertain."""
+    def width(t: TileReading) -> float:
+        c = np.array(t.corners)
+        return float(min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])))
+
+    out: list[TileReading] = []
+    for t in tiles:
+        same = next((k for k, u in enumerate(out)
+                     if math.dist(t.center, u.center) < 0.5 * min(width(t), width(u))), None)
+        if same is None:
+            out.append(t)
+        elif sorted(out[same].pips) != sorted(t.pips) and not out[same].uncertain:
+            out[same] = dataclasses.replace(out[same], uncertain=True, half_confidence=(0.0, 0.0))
+    return tuple(out)
