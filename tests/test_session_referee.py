@@ -509,6 +509,19 @@ def test_an_illegal_placement_read_only_just_surely_is_not_called_until_read_mor
     assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "4-3", "mismatch")
 
 
+def test_an_opening_read_only_just_surely_waits_until_read_more_surely() -> None:
+    # Rendered hand 9302-003: a coloured set's pastel backs read as the double blank at just
+    # over vision's bar, and the referee opened the hand with it; every play after was judged
+    # against a line that was not there. The opening sets the line: it needs the bar an
+    # illegal call needs.
+    ref = Referee(FIVES)
+    weak = dataclasses.replace(OPEN_63, confidence=0.55)
+    assert ref.observe(StableState(0, 2, 3, SIZE[0], SIZE[1], (StableTile(weak, True, 3, peak=0.55),), 0)) == []
+    assert ref.observe(StableState(0, 3, 1, SIZE[0], SIZE[1], (StableTile(OPEN_63, True, 1, peak=0.9),), 0)) == []
+    (play,) = ref.observe(StableState(0, 4, 4, SIZE[0], SIZE[1], (StableTile(weak, True, 4, peak=0.8),), 0))
+    assert (play.kind, play.tile, play.player) == (Kind.PLAY, "6-3", 0)
+
+
 def test_the_stabiliser_keeps_each_tiles_best_reading_and_gives_the_state_again_when_it_is_sure_enough() -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=2, confirm_votes=2, confirm_confidence=0.6))
     weak, strong = dataclasses.replace(RIGHT_34, confidence=0.55), dataclasses.replace(RIGHT_34, confidence=0.8)

@@ -99,6 +99,11 @@ class Plays(RefereeBase):
                 if group is None:
                     return  # tiles lying apart: which one opened cannot be told
                 opener = group
+            seen = state.tiles[opener.index]
+            if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
+                # The opening sets the line every later play is judged by: read only once, or
+                # only just surely (a pastel back read as the double blank), it waits.
+                return
             self._open(state, opener, events, frame=first, inferred=(len(oldest) > 1) or None)
             if len(new) > 1 and self.on_table():
                 self._plays(state, pieces, decided, events)  # the rest, against the opener
