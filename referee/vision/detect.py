@@ -218,26 +218,23 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask, length)
 
 
+def _face_at(mask: np.ndarray, box: Box, along: float, across: float) -> bool:
+    """Whether the face mask is set at a point placed on ``box``: ``along`` its lengths from its
+    centre, along its axis, and ``across`` its widths, at right angles (off the frame: no)."""
+    a = math.radians(box.angle)
+    x = box.cx + math.cos(a) * along * box.length - math.sin(a) * across * box.width
+    y = box.cy + math.sin(a) * along * box.length + math.cos(a) * across * box.width
+    i, j = round(y), round(x)
+    return 0 <= i < mask.shape[0] and 0 <= j < mask.shape[1] and bool(mask[i, j])
+
+
 def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
     """Whether faces reach past both long sides of a box in a run, beside one of its halves:
     a double lies across the line there that the packing ran through, and the box straddles
     the double and its neighbour (it reads a sure tile that is not there)."""
     if mask is None:
         return False
-    a = math.radians(box.angle)
-    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    h, w = mask.shape
-
-    def face(x: float, y: float) -> bool:
-        i, j = round(y), round(x)
-        return 0 <= i < h and 0 <= j < w and bool(mask[i, j])
-
-    for t in (-0.25, 0.25):
-        x, y = box.cx + ux * t * box.length, box.cy + uy * t * box.length
-        out = 0.75 * box.width
-        if face(x + vx * out, y + vy * out) and face(x - vx * out, y - vy * out):
-            return True
-    return False
+    return any(_face_at(mask, box, t, 0.75) and _face_at(mask, box, t, -0.75) for t in (-0.25, 0.25))
 
 
 def _runs_on(mask: np.ndarray | None, box: Box) -> bool:
@@ -248,15 +245,9 @@ def _runs_on(mask: np.ndarray | None, box: Box) -> bool:
     double, sure of itself: a double read on such a box is uncertain."""
     if mask is None:
         return False
-    a = math.radians(box.angle)
-    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    h, w = mask.shape
 
     def face(t: float, s: float) -> bool:
-        x = box.cx + ux * t * box.length + vx * s * box.width
-        y = box.cy + uy * t * box.length + vy * s * box.width
-        i, j = round(y), round(x)
-        return 0 <= i < h and 0 <= j < w and bool(mask[i, j])
+        return _face_at(mask, box, t, s)
 
     # Past each end, into the half beyond a seam: face on most of three lines along the box.
     past = (0.6, 0.75, 0.9)
