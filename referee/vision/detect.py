@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from referee.vision.byshape import by_shape
-from referee.vision.chain import align_runs, at_ends, in_runs, runs_of
+from referee.vision.chain import align_runs, at_ends, runs_of
 from referee.vision.config import VisionConfig
 from referee.vision.divider import Stretch, on_divider
 from referee.vision.facecolour import face_colour
@@ -428,10 +428,11 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # In a line of play touching ends match: a box that straddles the seam between two tiles
     # reads as a double, sure of itself. A double lies across the line, so a double read on a
     # rectangle along a run of tiles end to end is uncertain.
-    along_run = in_runs(boxes) | along
+    runs = runs_of(boxes)
+    along_run = {i for run in runs for i in run} | along
     readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
     if contrast is not None:
-        for run in runs_of(boxes):
+        for run in runs:
             _rephase(image, run, fulls, items, readings, contrast, config)
     # Among backs, a face with no pips (the double blank) is told from a back only where it lies:
     # against the end of a face read surely, as in a line of play. There it is a face, read but
@@ -476,16 +477,16 @@ def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
     of each other (a box found by its shape on a tile a run already holds, or a run's box slid
     onto its neighbour) are one tile. Read alike, the first stands for both; read differently,
     which reading is right cannot be told, and the first stands, uncertain."""
-    def width(t: TileReading) -> float:
-        c = np.array(t.corners)
-        return float(min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])))
-
     out: list[TileReading] = []
+    widths: list[float] = []
     for t in tiles:
+        c = t.corners
+        width = min(math.dist(c[0], c[1]), math.dist(c[1], c[2]))
         same = next((k for k, u in enumerate(out)
-                     if math.dist(t.center, u.center) < 0.5 * min(width(t), width(u))), None)
+                     if math.dist(t.center, u.center) < 0.5 * min(width, widths[k])), None)
         if same is None:
             out.append(t)
+            widths.append(width)
         elif sorted(out[same].pips) != sorted(t.pips) and not out[same].uncertain:
             out[same] = dataclasses.replace(out[same], uncertain=True, half_confidence=(0.0, 0.0))
     return tuple(out)
