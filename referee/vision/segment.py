@@ -93,6 +93,25 @@ def _table_seeds(small: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
 #: table round a frame full of tiles explains as little, but its seed surrounds them.)
 _LEAST_COVER = 0.25
 _LEAST_HULL = 0.5
+#: A table smaller in the frame than the floor round it: the floor's region is the largest of
+#: one colour, its hull (round the table) spans most of the frame, and its model explains a
+#: fair share. A seed lying inside that hull (_INSIDE of its cells), of at least _SURROUNDED_SIZE
+#: of its cells (not a few cells of the tiles' colour, whose model may widen to take in
+#: everything), whose model explains _SURROUNDED_GAIN times as much is the table the floor
+#: surrounds. (Seeded on the table, the floor lies outside the seed's hull; seeded on one plank
+#: colour of a wood table, another plank colour that explains more is as much the table.)
+_INSIDE = 0.8
+_SURROUNDED_SIZE = 0.2
+_SURROUNDED_GAIN = 1.25
+
+
+def _hull(seed: np.ndarray) -> np.ndarray:
+    """The convex hull of a seed's cells, filled, as a flat 0/1 mask over the grid."""
+    grid = np.zeros((_GRID[1], _GRID[0]), np.uint8)
+    cells = cv2.findNonZero(seed.reshape(_GRID[1], _GRID[0]).astype(np.uint8))
+    if cells is not None:
+        cv2.fillConvexPoly(grid, cv2.convexHull(cells), 1)
+    return grid.ravel()
 
 
 def _hull_share(seed: np.ndarray) -> float:
@@ -141,6 +160,16 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
             other_cover = float(weight[other[1]].sum()) / total
             if other_cover >= 2 * cover:
                 (coeffs, keep, band), cover = other, other_cover
+    else:
+        hull = _hull(seeds[0]) > 0
+        for seed in seeds[1:]:
+            if seed.sum() < _SURROUNDED_SIZE * seeds[0].sum() or float(hull[seed].mean()) < _INSIDE:
+                continue
+            other = _fit_from(flat, design, seed)
+            other_cover = float(weight[other[1]].sum()) / total
+            if other_cover >= _SURROUNDED_GAIN * cover:
+                (coeffs, keep, band), cover = other, other_cover
+                break
     fitted = design @ coeffs
     resid = np.linalg.norm(flat - fitted, axis=1)
     spread = max(float(np.median(resid[resid < band])) * 1.4826, 1.5)
