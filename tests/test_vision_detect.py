@@ -641,6 +641,20 @@ def test_ivory_on_pale_wood_is_found_where_no_face_clears_the_table_bar(frame: i
     assert score.right >= len(truth["tiles"]) // 3
 
 
+def test_a_tile_length_resting_on_one_lone_tile_is_checked() -> None:
+    # A rendered 1280 x 720 frame (seed 5516, frame 15 of a reveal set): black tiles on felt,
+    # all but one touching in a line of play. The tile length rested on that one lone blob, a
+    # tenth off, and the line was packed with the wrong length: 1 tile of 28 read right. The
+    # length the face colour was found with is tried too, and the reading with more tiles read
+    # surely stands.
+    shot = render_still("reveal", np.random.default_rng([5516, 15]), Options(tilt_max=20.0))
+    truth = parse_truth(shot.truth)
+    checked = match(detect(shot.image), truth)
+    unchecked = match(detect(shot.image, VisionConfig(size_check=0)), truth)
+    assert checked.wrong == 0
+    assert checked.right >= 10 > unchecked.right
+
+
 # -- 4. real photographs ----------------------------------------------------------------------
 #: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was first written,
 #: 10 once the pips' rims were taken into the faces, 13 once pips by a broken edge were too

@@ -92,6 +92,7 @@ def test_a_tilted_frames_near_run_is_packed_with_near_tiles() -> None:
     size = estimate_tile_size(mask, config)
     assert size is not None
     assert size.at(640, 640) == pytest.approx(near, rel=0.06)
+    assert size.measured == 10  # the lone tiles it rests on (not the run's three)
     boxes, _ = split_blobs(mask, size, config)
     run = sorted((b for b in boxes if b.cy > 600), key=lambda b: b.cx)
     assert len(run) == 3

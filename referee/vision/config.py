@@ -245,6 +245,10 @@ class VisionConfig:
     # with fewer it is the same everywhere.
     size_tiles: int = 6
     size_margin: float = 0.15
+    # A tile length resting on fewer than three lone tiles that strays more than size_check from
+    # the length the face colour was found with is checked: both are tried, and the one reading
+    # more tiles surely stands (0 turns this off).
+    size_check: float = 0.1
     # When no tile lies alone, the face colour is the class of arms holding pips: an arm is as
     # wide all along, the low (30th percentile) height of its distance ridge at least this share
     # of the high (70th); a speckled patch of table is not.
@@ -354,6 +358,7 @@ class VisionConfig:
             ("local_size", self.local_size >= 1),
             ("size_tiles", self.size_tiles >= 3),
             ("size_margin", 0 <= self.size_margin < 1),
+            ("size_check", self.size_check >= 0),
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_solid", 0 <= self.arm_solid <= 1),
         ]

@@ -159,10 +159,35 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         view = _View.of(image, scale).against(model, view.spread)
         seen_length *= grow
         u = unlit(view.lab, view.light)
-    work = view.image
     seg = _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length)
     if seg.occluded:
         return Detection(w, h, True, face=own)
+    found_tiles = _boxes_read(image, view, seg, scale, config, w, h)
+    if known is None and seg.measured < 3 and config.size_check > 0 \
+            and abs(seg.length / seen_length - 1) > config.size_check \
+            and _surely(found_tiles) < max(1, len(found_tiles.tiles)):
+        # The tile length rests on a tile or two lying alone (a double and its neighbour, or a
+        # tile and its shadow, may pass for one), and not every tile read surely: the length the
+        # face colour was found with is tried too, and the reading with more tiles read surely
+        # stands.
+        other = _segment(view, u, face, config, TileSize(seen_length), seen_length)
+        if not other.occluded:
+            again = _boxes_read(image, view, other, scale, config, w, h)
+            if _surely(again) > _surely(found_tiles):
+                found_tiles = again
+    return dataclasses.replace(found_tiles, face=own)
+
+
+def _surely(found: Detection) -> int:
+    """How many tiles a detection reads surely."""
+    return sum(1 for t in found.tiles if not t.uncertain)
+
+
+def _boxes_read(image: np.ndarray, view: _View, seg: _Segmented, scale: float, config: VisionConfig,
+                w: int, h: int) -> Detection:
+    """The tiles of one segmentation (``seg``, on ``view`` at ``scale``), their rectangles
+    completed, aligned and refined, and read from the full-resolution frame."""
+    work = view.image
     boxes = seg.boxes
     extra = by_shape(view.loose, boxes, seg.length, config)  # lone tiles, in no run
     if config.run_reach > 0:
@@ -178,8 +203,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
              for i, b in enumerate(boxes + extra)]
     crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
     along = frozenset(i for i, b in enumerate(boxes) if _runs_on(seg.mask, b))
-    found_tiles = _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along)
-    return dataclasses.replace(found_tiles, face=own)
+    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,6 +215,7 @@ class _Segmented:
     table: np.ndarray | None = None  # the table's outline (1 inside), None when it cannot be told
     mask: np.ndarray | None = None  # the tiles' faces (1), None when occluded
     length: float = 0.0  # the tile length the rectangles were fitted to
+    measured: int = 0  # how many lone tiles that length rests on (TileSize.measured)
 
 
 def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, known: TileSize | None,
@@ -215,7 +240,8 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     boxes, big = split_blobs(mask, size, config, face_distance, labels)
     outlines = table_outlines(free, config.table_piece)
     largest, pieces = outlines if outlines is not None else (None, None)
-    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask, length)
+    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask, length,
+                      size.measured)
 
 
 def _face_at(mask: np.ndarray, box: Box, along: float, across: float) -> bool:

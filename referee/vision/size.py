@@ -17,7 +17,8 @@ __all__ = ["TileSize"]
 class TileSize:
     """Tile length (pixels) at a point: ``length + dx * (x - x0) + dy * (y - y0)``, held within
     ``least`` to ``most``. ``length`` is the frame's usual tile: the median of the tiles
-    measured, found at (``x0``, ``y0``)."""
+    measured, found at (``x0``, ``y0``). ``measured`` is how many lone tiles it rests on (0 when
+    it comes from elsewhere: rows of tiles, a profile, the config)."""
 
     length: float
     x0: float = 0.0
@@ -26,6 +27,7 @@ class TileSize:
     dy: float = 0.0
     least: float = 0.0
     most: float = float("inf")
+    measured: int = 0
 
     def at(self, x: float, y: float) -> float:
         """The tile length at (x, y)."""
@@ -35,7 +37,7 @@ class TileSize:
     def scaled(self, factor: float) -> TileSize:
         """The same field in pixels ``factor`` times as large."""
         return TileSize(self.length * factor, self.x0 * factor, self.y0 * factor, self.dx, self.dy,
-                        self.least * factor, self.most * factor)
+                        self.least * factor, self.most * factor, self.measured)
 
     @classmethod
     def fit(cls, samples: Sequence[tuple[float, float, float]], least_samples: int, margin: float,

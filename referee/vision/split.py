@@ -96,7 +96,8 @@ def estimate_tile_size(mask: np.ndarray, config: VisionConfig, near: float | Non
             # side by side are a tile long across.)
             widths.append(box.width)
     if lengths:
-        size = TileSize.fit(lengths, config.size_tiles, config.size_margin, float(max(mask.shape)))
+        size = dataclasses.replace(TileSize.fit(lengths, config.size_tiles, config.size_margin,
+                                                float(max(mask.shape))), measured=len(lengths))
     elif widths:
         size = TileSize(float(np.median(widths)) * config.aspect)
     else:
