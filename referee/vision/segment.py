@@ -93,16 +93,19 @@ def _table_seeds(small: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
 #: table round a frame full of tiles explains as little, but its seed surrounds them.)
 _LEAST_COVER = 0.25
 _LEAST_HULL = 0.5
-#: A table smaller in the frame than the floor round it: the floor's region is the largest of
-#: one colour, its hull (round the table) spans most of the frame, and its model explains a
-#: fair share. A seed lying inside that hull (_INSIDE of its cells), of at least _SURROUNDED_SIZE
-#: of its cells (not a few cells of the tiles' colour, whose model may widen to take in
-#: everything), whose model explains _SURROUNDED_GAIN times as much is the table the floor
-#: surrounds. (Seeded on the table, the floor lies outside the seed's hull; seeded on one plank
-#: colour of a wood table, another plank colour that explains more is as much the table.)
+#: A floor round a table smaller in the frame may make the largest region of one colour while
+#: its model explains a fair share. A seed of at least _SURROUNDED_SIZE of its cells (not a few
+#: cells of the tiles' colour, whose model may widen to take in everything) then replaces it:
+#: lying inside the floor's hull (_INSIDE of its cells; the floor round the table on three sides
+#: spans most of the frame), when its model explains _SURROUNDED_GAIN times as much (the table
+#: the floor surrounds); lying beside a floor whose hull spans less than _LEAST_HULL (a strip
+#: along the frame's edge), when it explains _BESIDE_GAIN times as much. (Seeded on the table,
+#: the floor lies outside the seed's hull, and a table's seed round its tiles spans the frame;
+#: seeded on one plank colour of a wood table, another that explains more is as much the table.)
 _INSIDE = 0.8
 _SURROUNDED_SIZE = 0.2
 _SURROUNDED_GAIN = 1.25
+_BESIDE_GAIN = 1.5
 
 
 def _hull(seed: np.ndarray) -> np.ndarray:
@@ -154,7 +157,8 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
     total = float(weight.sum())
     coeffs, keep, band = _fit_from(flat, design, seeds[0])
     cover = float(weight[keep].sum()) / total
-    if cover < _LEAST_COVER and _hull_share(seeds[0]) < _LEAST_HULL:
+    spans = _hull_share(seeds[0]) >= _LEAST_HULL
+    if cover < _LEAST_COVER and not spans:
         for seed in seeds[1:]:
             other = _fit_from(flat, design, seed)
             other_cover = float(weight[other[1]].sum()) / total
@@ -163,11 +167,15 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
     else:
         hull = _hull(seeds[0]) > 0
         for seed in seeds[1:]:
-            if seed.sum() < _SURROUNDED_SIZE * seeds[0].sum() or float(hull[seed].mean()) < _INSIDE:
+            if seed.sum() < _SURROUNDED_SIZE * seeds[0].sum():
                 continue
+            inside = float(hull[seed].mean()) >= _INSIDE
+            if not inside and spans:
+                continue
+            gain = _SURROUNDED_GAIN if inside else _BESIDE_GAIN
             other = _fit_from(flat, design, seed)
             other_cover = float(weight[other[1]].sum()) / total
-            if other_cover >= _SURROUNDED_GAIN * cover:
+            if other_cover >= gain * cover:
                 (coeffs, keep, band), cover = other, other_cover
                 break
     fitted = design @ coeffs
