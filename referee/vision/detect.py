@@ -129,8 +129,10 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     # Faces little apart from a textured table (ivory on pale wood: its planks' spread sets a
     # high bar) may show no tile-like blob above the bar: then they are looked for in what
     # differs from the table at all.
-    found = face_colour(view.lab, view.light, view.fg, config, u) \
-        or face_colour(view.lab, view.light, view.loose, config, u)
+    found = face_colour(view.lab, view.light, view.fg, config, u)
+    if found is None or found[1] / scale < config.min_tile_px:
+        # ... or show only specks shaped like tiles, shorter than any tile the frame may hold.
+        found = face_colour(view.lab, view.light, view.loose, config, u) or found
     own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale)
     if prior is not None and (own is None or own.strays(prior, config.prior_length, config.prior_colour)):
         # The frame's own estimate went astray (backs merged into one tile-shaped blob, the
