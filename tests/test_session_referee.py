@@ -1087,6 +1087,52 @@ def test_a_back_is_taken_for_the_double_blank_only_when_nothing_else_can_be_it(
     assert ref.waiting_reveal
 
 
+PLAIN = tile(0, 0, 430, 60, 90.0, uncertain=True)  # a plain face in seat 1's row, read doubtfully
+
+
+def test_a_reveal_tile_read_doubtfully_as_the_double_blank_is_it() -> None:
+    """Seat 1 shows 5-1 and a plain face, which vision reads as the double blank but never
+    surely (no pip says it is no back, nor that none is hidden). The double blank lies on no
+    line nor among the tiles shown, and the reveal holds as many tiles as seat 1: the hand is
+    scored with it, marked inferred."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    end = ref.observe(state(6, *LINE, TOP_ROW[0], PLAIN, down=9))
+    assert end == [Event(6, Kind.HAND_END, winner=0, points=6, reveal=((), ("5-1", "0-0")), inferred=True)]
+
+
+def test_a_doubtful_double_blank_and_a_draw_the_camera_missed_score_the_hand() -> None:
+    """Seat 1's draw never showed, and its reveal shows 5-1 and a plain face read doubtfully as
+    the double blank: two tiles where one was counted, and a back fewer than the draws seen
+    leave. The draw goes in, and the hand is scored with the double blank."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    ref.observe(state(4, *LINE, down=10))
+    draw, end = ref.observe(state(8, *LINE, TOP_ROW[0], PLAIN, down=9))
+    assert (draw.kind, draw.player) == (Kind.DRAW, 1)
+    assert end == Event(8, Kind.HAND_END, winner=0, points=6, reveal=((), ("5-1", "0-0")), inferred=True)
+
+
+@pytest.mark.parametrize("sure_halves, shown", [
+    ((None, 3), TOP_ROW[0]),  # one half was once read surely as a 3: it may be a 3-0
+    ((None, None), tile(0, 0, 370, 60, 90.0)),  # the double blank is shown already
+    ((None, None), tile(2, 0, 370, 60, 90.0, uncertain=True)),  # two tiles read doubtfully
+])
+def test_a_doubtful_double_blank_is_taken_only_when_nothing_else_can_be_it(
+        sure_halves: tuple[int | None, int | None], shown: TileReading) -> None:
+    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    ref = Referee(rules)
+    _domino(ref)
+    tiles = tuple(StableTile(t, not t.uncertain, 0 if t.uncertain else 2) for t in (*LINE, shown))
+    plain = StableTile(PLAIN, False, 0, sure_halves)
+    events = ref.observe(StableState(6, 7, 2, SIZE[0], SIZE[1], (*tiles, plain), 9, boneyard(9)))
+    assert Kind.HAND_END not in kinds(events)
+    assert ref.waiting_reveal
+
+
 def test_a_reveal_at_the_winners_edge_is_no_unseen_draw() -> None:
     """The extra tile lies at the edge of the player who seemed to go out: the reveal does not
     fit one player's missed draw, and the referee waits rather than guess."""

@@ -229,6 +229,9 @@ class Referee(Plays, Draws, Shown):
         if sum(held) == 0:
             self._finish(state.frame, events, [[] for _ in held])
             return
+        blank = _plain_blank(apart, shown, table_names)
+        if blank is not None:
+            shown.append(blank)
         if len(shown) > sum(held) and len(apart) == len(shown) and self._unseen_draws(state, shown, events):
             held = [self.hand.held_count(s) for s in range(self.rules.players)]
         if len(shown) != sum(held) or len(apart) != len(shown):
@@ -244,7 +247,8 @@ class Referee(Plays, Draws, Shown):
         if seats is None:
             self._unfollowed(state, "reveal_seats", sorted(t.name for t in shown), events)
             return
-        self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats])
+        self._finish(state.frame, events, [[name_of(r.pips) for r in seat] for seat in seats],
+                     inferred=blank is not None)
 
     def _with_blank(self, state: StableState, shown: list[StableTile], held: list[int]
                     ) -> list[list[TileReading]] | None:
@@ -537,6 +541,21 @@ class Referee(Plays, Draws, Shown):
             self._by_hand[self._by_hand.index(str(wrong))] = str(right)
         self._emit(events, Event(frame, Kind.CORRECTION, tile=str(right), reason=str(wrong)))
         return events
+
+
+def _plain_blank(apart: list[StableTile], shown: list[StableTile], table: set[str]) -> StableTile | None:
+    """The one tile of a reveal read only doubtfully, when vision's reading of it is the double
+    blank, no half of it was ever read surely as another number, and the double blank lies on no
+    line nor among the tiles ``shown``: a plain face is never read surely (no pip says it is not
+    a back, nor that none is hidden), and the rules leave it nothing else to be. None otherwise."""
+    blank = "0-0"
+    doubtful = [t for t in apart if not t.decided]
+    if len(doubtful) != 1 or blank in table or any(t.name == blank for t in shown):
+        return None
+    tile = doubtful[0]
+    if tile.name != blank or any(h not in (None, 0) for h in tile.sure_halves):
+        return None
+    return tile
 
 
 __all__ = ["Referee", "RefereeConfig", "StableTile"]
