@@ -255,6 +255,11 @@ class VisionConfig:
     arm_even: float = 0.75
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
+    # Where tiles may lie, when the face colour is chosen: the table's largest region, less the
+    # foreground from the frame's edge; foreground narrower than seam_px work pixels (a wood
+    # table's seams between planks, which part the table into strips and join the tiles they
+    # touch to the floor) is left out first (1 turns this off).
+    seam_px: int = 5
     # Its width is twice the usual height of the ridge where it stands at least arm_ridge of
     # its highest: the spurs into its corners and the maxima a ragged outline raises along its
     # edge run lower; where tiles cross it runs higher, by less than twice.
@@ -361,6 +366,7 @@ class VisionConfig:
             ("size_check", self.size_check >= 0),
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_solid", 0 <= self.arm_solid <= 1),
+            ("seam_px", self.seam_px >= 1),
         ]
         for name, ok in checks:
             if not ok:

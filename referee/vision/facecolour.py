@@ -126,7 +126,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
     labelled = [_closed_blobs((classes == j).view(np.uint8), close) for j in range(k)]
-    table = _on_table(fg)[y0:y1, x0:x1]
+    table = _on_table(fg, config.seam_px)[y0:y1, x0:x1]
     for _, comp, stats in labelled:
         keep, lengths, marked = _tile_like(comp, stats, aspect, fg.shape, (x0, y0))
         areas = stats[:, cv2.CC_STAT_AREA]
@@ -191,10 +191,14 @@ def _on_count(comp: np.ndarray, stats: np.ndarray, table: np.ndarray, i: int) ->
     return int(np.count_nonzero((comp[y:y + bh, x:x + bw] == i) & (table[y:y + bh, x:x + bw] > 0)))
 
 
-def _on_table(fg: np.ndarray) -> np.ndarray:
+def _on_table(fg: np.ndarray, seam: int) -> np.ndarray:
     """Where tiles may lie, as a 0/1 mask: inside the table's outline (its largest background
     region's hull, filled; the floor beyond lies outside), and off the foreground that reaches
-    in from the frame's edge (an arm, the floor)."""
+    in from the frame's edge (an arm, the floor). Lines of foreground narrower than ``seam``
+    pixels are left out first: a wood table's seams between planks part the table into strips,
+    and join the tiles they touch to the floor at the frame's edge."""
+    if seam > 1:
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (seam, seam)))
     count, comp = cv2.connectedComponents((fg == 0).view(np.uint8), connectivity=4)
     table = np.ones(fg.shape, np.uint8)
     if count >= 2:
