@@ -7,7 +7,9 @@
   (lamp fall-off and vignette the smooth model misses change the table's lightness, not its hue)
   are set aside, unless far darker than the table (a dark arm of the table's hue). Only its
   part wider than an arm's core counts (a line of tiles is one tile wide, and its slivers and
-  seams thinner still), and only over the table.
+  seams thinner still), and only over the table; and it must reach in over the table's edge
+  or the frame's (an arm comes from a person beside the table: a wide patch lying wholly
+  inside the table is the table in other light, as a lamp's warm patch on wood).
 
 Neither counts what is far wider than an arm: that is the table itself, seen as foreground when
 the table model was fitted to the floor around it (the frame is then unreadable, not occluded)."""
@@ -71,10 +73,23 @@ def dilate_disc(mask: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
-               config: VisionConfig, table: np.ndarray) -> np.ndarray:
+def _reaches_in(wide: np.ndarray, rest: np.ndarray, rim: np.ndarray) -> bool:
+    """Whether the largest part of ``wide`` lies in a part of ``rest`` (what it was cut from)
+    that touches ``rim`` (the table's edge and the frame's)."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    if count < 2:
+        return False
+    largest = comp == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    _, parts = cv2.connectedComponents(rest, connectivity=8)
+    holding = np.unique(parts[largest])
+    touching = np.unique(parts[(rim > 0) & (rest > 0)])
+    return bool(np.intersect1d(holding[holding > 0], touching).size)
+
+
+def _rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
+          config: VisionConfig, table: np.ndarray) -> np.ndarray:
     """The foreground over the ``table`` that is neither a found tile nor the table in other
-    light, cut down to its parts wider than an arm's core (:func:`_cores`)."""
+    light."""
     covered = np.zeros(loose.shape, np.uint8)
     grow = config.arm_margin * length
     for b in boxes:
@@ -88,7 +103,7 @@ def _wide_rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes:
     # A dark arm on a light table may keep the table's hue (brown skin on pale wood): far darker
     # than the table counts too (a lamp's fall-off the model misses is not that dark).
     other = (da >= config.shadow_chroma ** 2) | (lab[..., 0] < config.arm_dark * table_lab[..., 0])
-    return _cores(loose & (1 - covered) & other.view(np.uint8) & table, length, config)
+    return loose & (1 - covered) & other.view(np.uint8) & table
 
 
 def _cores(rest: np.ndarray, length: float, config: VisionConfig) -> np.ndarray:
@@ -136,5 +151,12 @@ def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: l
     inner = cv2.erode(table, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     if any(_arm_wide(blob & inner, length, config) > config.occluder_tiles * tile_area for blob in big):
         return True
-    wide = _wide_rest(lab, table_lab, loose, boxes, length, config, table)
-    return _arm_wide(wide, length, config) > config.arm_tiles * tile_area
+    rest = _rest(lab, table_lab, loose, boxes, length, config, table)
+    wide = _cores(rest, length, config)
+    if _arm_wide(wide, length, config) <= config.arm_tiles * tile_area:
+        return False
+    # An arm reaches in over the table's edge (or the frame's): foreground lying wholly inside
+    # the table, however wide, is the table in other light (a lamp's warm patch on wood).
+    rim = table & (1 - inner)
+    rim[0, :] = rim[-1, :] = rim[:, 0] = rim[:, -1] = 1
+    return _reaches_in(wide, rest, rim)
