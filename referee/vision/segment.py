@@ -108,19 +108,24 @@ _SURROUNDED_GAIN = 1.25
 _BESIDE_GAIN = 1.5
 
 
+def _hull_of(seed: np.ndarray) -> np.ndarray | None:
+    """The convex hull of a seed's cells (grid points), None for an empty seed."""
+    cells = cv2.findNonZero(seed.reshape(_GRID[1], _GRID[0]).astype(np.uint8))
+    return None if cells is None else cv2.convexHull(cells)
+
+
 def _hull(seed: np.ndarray) -> np.ndarray:
     """The convex hull of a seed's cells, filled, as a flat 0/1 mask over the grid."""
     grid = np.zeros((_GRID[1], _GRID[0]), np.uint8)
-    cells = cv2.findNonZero(seed.reshape(_GRID[1], _GRID[0]).astype(np.uint8))
-    if cells is not None:
-        cv2.fillConvexPoly(grid, cv2.convexHull(cells), 1)
+    if (hull := _hull_of(seed)) is not None:
+        cv2.fillConvexPoly(grid, hull, 1)
     return grid.ravel()
 
 
 def _hull_share(seed: np.ndarray) -> float:
     """The share of the grid the convex hull of a seed's cells spans."""
-    cells = cv2.findNonZero(seed.reshape(_GRID[1], _GRID[0]).astype(np.uint8))
-    return 0.0 if cells is None else float(cv2.contourArea(cv2.convexHull(cells))) / (_GRID[0] * _GRID[1])
+    hull = _hull_of(seed)
+    return 0.0 if hull is None else float(cv2.contourArea(hull)) / (_GRID[0] * _GRID[1])
 
 
 def _fit_from(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
