@@ -180,7 +180,10 @@ def test_a_double_across_a_line_is_read_on_a_second_look_or_left_unsure(seed: in
 def test_only_packed_boxes_end_to_end_in_a_straight_line_are_in_a_run() -> None:
     # Three packed tiles end to end along x, a double lying across their line at the end, and a
     # loose single tile: only the three are in a run, where a double read is a straddled seam.
-    from referee.vision.chain import in_runs
+    from referee.vision.chain import runs_of
+
+    def in_runs(boxes: list[Box]) -> set[int]:
+        return {i for run in runs_of(boxes) for i in run}
 
     line = [Box(100.0 + i * L, 200.0, float(L), float(W), 0.0, packed=True) for i in range(3)]
     across = Box(100.0 + 2.5 * L + W / 2, 200.0, float(L), float(W), 90.0, packed=True)

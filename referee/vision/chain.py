@@ -15,7 +15,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.refine import line_profile, strip
 from referee.vision.split import Box
 
-__all__ = ["align_runs", "at_ends", "in_runs", "runs_of"]
+__all__ = ["align_runs", "at_ends", "runs_of"]
 
 
 def _crossed(boxes: list[Box], a: Box, b: Box, width: float) -> bool:
@@ -206,11 +206,6 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
             if best is None or score.flat[i] > best[0] + (1e-6 if tried else 0.0):
                 best = (float(score.flat[i]), float(lo.flat[i]), float(hi.flat[i]), tiles, float(tried))
     return None if best is None else best[1:]
-
-
-def in_runs(boxes: list[Box]) -> set[int]:
-    """Which boxes are packed tiles in a straight run of them, end to end."""
-    return {i for run in runs_of(boxes) for i in run}
 
 
 def runs_of(boxes: list[Box]) -> list[list[int]]:

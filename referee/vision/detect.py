@@ -273,17 +273,14 @@ def _runs_on(mask: np.ndarray | None, box: Box) -> bool:
     double, sure of itself: a double read on such a box is uncertain."""
     if mask is None:
         return False
-
-    def face(t: float, s: float) -> bool:
-        return _face_at(mask, box, t, s)
-
     # Past each end, into the half beyond a seam: face on most of three lines along the box.
     past = (0.6, 0.75, 0.9)
-    if not all(sum(face(sign * t, s) for t in past for s in (-0.25, 0.0, 0.25)) >= 7 for sign in (-1, 1)):
+    if not all(sum(_face_at(mask, box, sign * t, s) for t in past for s in (-0.25, 0.0, 0.25)) >= 7
+               for sign in (-1, 1)):
         return False
     # Beside it, the table: a line of tiles end to end is one tile wide (a mask spilt onto the
     # table round a lone tile runs on everywhere).
-    return sum(face(t, s) for t in (-0.25, 0.25) for s in (-0.75, 0.75)) <= 1
+    return sum(_face_at(mask, box, t, s) for t in (-0.25, 0.25) for s in (-0.75, 0.75)) <= 1
 
 
 def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, reach: float,
