@@ -370,6 +370,35 @@ def test_a_face_whose_pips_are_all_faint_is_read_from_its_pattern(seed: int) -> 
     assert read_at(drawn(None, 0.3), box, config, contrast).pips is None
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_face_a_little_above_the_floor_is_as_sure_as_its_pattern(seed: int) -> None:
+    # The same pale double six a shade darker (an orange six among a coloured set's dark
+    # numbers): its strongest pip just over pip_floor of the frame's contrast. It was read as
+    # unsure as that margin (rendered coloured double sixes at 0.1 to 0.4), though a fainter face
+    # read by its pattern alone was sure; it is as sure as its clear pattern now.
+    config = VisionConfig()
+    rng = np.random.default_rng(720 + seed)
+    dark, box = one_tile(rng, (6, 6))
+    contrast = float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
+
+    def drawn(pips: tuple[int, int], share: float) -> np.ndarray:
+        ink = tuple(round(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
+        canvas = lay(table(rng, FELT, shape=SHAPE), sprite(pips, IVORY, ink), box.cx, box.cy, box.angle)
+        return finish(canvas, rng)
+
+    pale = drawn((6, 6), 0.5)
+    strongest = float(gather(rectify(pale, box.corners(), config.cell_px), config).pips.max())
+    assert config.pip_floor * contrast < strongest < 1.5 * config.pip_floor * contrast
+    got = read_at(pale, box, config, contrast)
+    assert got.pips == (6, 6) and got.confidence >= config.min_confidence
+    off = read_at(pale, box, dataclasses.replace(config, faint_floor=0.0), contrast)
+    assert off.pips == (6, 6) and off.confidence < config.min_confidence
+    # A few pale pips are no clear pattern: they get no help from it.
+    few = drawn((1, 0), 0.5)
+    plain = dataclasses.replace(config, faint_floor=0.0)
+    assert read_at(few, box, config, contrast) == read_at(few, box, plain, contrast)
+
+
 def test_the_faint_face_and_backs_settings_are_checked() -> None:
     for bad in ({"faint_floor": 0.5}, {"faint_floor": -0.1}, {"faint_least": 0}, {"backs_below": 1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):

@@ -134,7 +134,8 @@ class VisionConfig:
     # A face whose strongest pip is under pip_floor (a coloured set's pale yellow six) is still
     # read when that pip beats faint_floor of the frame's contrast and the pips above pip_share
     # of it, faint_least or more in all, lie on a number's places on both halves (faint_floor 0
-    # turns this off).
+    # turns this off). A face a little above pip_floor whose pips make such a pattern is as sure
+    # as the pattern, not only as its margin over pip_floor.
     faint_floor: float = 0.2
     faint_least: int = 4
     # A tile read unsure is read again with its rectangle moved along and across by up to

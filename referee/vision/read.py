@@ -296,6 +296,11 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         readings.append((n, sure_n if agree else sure_n * config.disagree_confidence))
     (a, ca), (b, cb) = readings
     sure = min(1.0, strongest / floor - 1.0)
+    if sure < 1.0 and (faint := _faint(evidence, strongest, contrast, config)) is not None \
+            and faint.pips == (a, b):
+        # Faint for the frame but clear in its pattern (a coloured set's orange double six among
+        # dark numbers): as sure as the pattern, as a fainter face read by it alone would be.
+        sure = max(sure, faint.confidence)
     if a > config.max_pips or b > config.max_pips:
         return Reading((min(a, config.max_pips), min(b, config.max_pips)), 0.0)
     return Reading((a, b), float(min(ca, cb, sure)), (float(min(ca, sure)), float(min(cb, sure))))
