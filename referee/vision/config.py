@@ -144,11 +144,22 @@ class VisionConfig:
     relook_shift: float = 0.08
     relook_steps: int = 2
     relook_support: int = 2
+    # A tile shorter than wide_below_px is looked at in finer steps (relook_fine_steps each way,
+    # this look and the wide one below): its box lies within a few pixels of the face, and a
+    # pixel moves its pips a good share of their size, so readings a step apart differ. A larger
+    # tile keeps relook_steps: its box that far off is misplaced, and more looks about it give a
+    # neighbour's pips more chances to gather support.
+    relook_fine_steps: int = 3
+    # A second look's reading must account for the pips round it: more strong pips in the box
+    # widened to relook_room of its width than the reading has say the box lies off the tile
+    # (half on a neighbour, or past pips it cut off), and the first reading stands (1 turns
+    # this off).
+    relook_room: float = 1.3
     # A tile packed among touching ones gets the second look too, but its rectangle is less sure
-    # of its place: it needs relook_packed_support agreeing sure readings (of the 24), and no
-    # double is taken from a rectangle in a straight run (moved along a line, it straddles a
-    # seam, and the halves either side of a seam in a legal line match), nor a double blank
-    # from any. 0 turns it off.
+    # of its place: it needs relook_packed_support agreeing sure readings (of the 24; of the 48
+    # in fine steps), and no double is taken from a rectangle in a straight run (moved along a
+    # line, it straddles a seam, and the halves either side of a seam in a legal line match),
+    # nor a double blank from any. 0 turns it off.
     relook_packed_support: int = 6
     # Still unsure after that, a tile gets a wider look: its rectangle moved along by up to
     # wide_shift of its length (relook_steps each way) and across by up to wide_across of its
@@ -327,6 +338,8 @@ class VisionConfig:
             ("table_piece", 0 < self.table_piece <= 1),
             ("relook_shift", 0 <= self.relook_shift < 0.5),
             ("relook_steps", self.relook_steps >= 1),
+            ("relook_fine_steps", self.relook_fine_steps >= 1),
+            ("relook_room", 1 <= self.relook_room <= 2),
             ("relook_support", self.relook_support >= 0),
             ("relook_packed_support", self.relook_packed_support >= 0),
             ("wide_below_px", self.wide_below_px >= 0),

@@ -334,13 +334,28 @@ def _sides(peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return peaks[peaks[:, 0] < 1.0], peaks[peaks[:, 0] >= 1.0]
 
 
-def _moves(config: VisionConfig, wide: bool) -> list[tuple[float, float, float]]:
+def _pips_round(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> int:
+    """The strong pips in ``box`` widened to ``relook_room`` of its width: each half's peaks
+    above the cut :func:`decide` judges it by."""
+    widened = dataclasses.replace(box, width=box.width * config.relook_room)
+    evidence = gather(rectify(image, widened.corners(), config.cell_px), config)
+    strong = 0
+    for side in _sides(evidence.peaks):
+        top = float(side[:, 2].max()) if len(side) else 0.0
+        cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
+        strong += int(np.count_nonzero(side[:, 2] > cut))
+    return strong
+
+
+def _moves(config: VisionConfig, wide: bool, fine: bool = False) -> list[tuple[float, float, float]]:
     """The moves of a second look (along, across, stretch): the near one, along and across by
-    up to ``relook_shift`` of the sides; the wide one (see ``wide_shift``)."""
+    up to ``relook_shift`` of the sides; the wide one (see ``wide_shift``). ``fine``: in
+    ``relook_fine_steps`` each way, not ``relook_steps``."""
+    count = 2 * (config.relook_fine_steps if fine else config.relook_steps) + 1
     if not wide:
-        steps = np.linspace(-config.relook_shift, config.relook_shift, 2 * config.relook_steps + 1)
+        steps = np.linspace(-config.relook_shift, config.relook_shift, count)
         return [(float(du), float(dv), 1.0) for du in steps for dv in steps if du != 0 or dv != 0]
-    along = np.linspace(-config.wide_shift, config.wide_shift, 2 * config.relook_steps + 1)
+    along = np.linspace(-config.wide_shift, config.wide_shift, count)
     across = (-config.wide_across, 0.0, config.wide_across) if config.wide_across > 0 else (0.0,)
     stretches = (1.0, config.wide_stretch) if config.wide_stretch > 1 else (1.0,)
     return [(float(du), dv, st) for du, dv, st in itertools.product(along, across, stretches)
@@ -351,17 +366,20 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
            support: int | None = None, doubles: bool = True, blank: bool = True, wide: bool = False) -> Reading:
     """A second look at a tile read unsure at ``box`` (full-resolution pixels): read again
     with the box moved along and across by up to ``relook_shift`` of its sides (``wide``: the
-    wider moves of ``wide_shift``, ``wide_across`` and ``wide_stretch``). The tile is read when
-    at least ``support`` (default ``relook_support``) of those readings are sure and every sure
-    one agrees, and that reading is not a double unless ``doubles``, nor the double blank unless
-    ``blank``; the confidence is the least of theirs. Otherwise the first, unsure reading stands."""
+    wider moves of ``wide_shift``, ``wide_across`` and ``wide_stretch``), in
+    ``relook_fine_steps`` for a tile shorter than ``wide_below_px``. The tile is read when at
+    least ``support`` (default ``relook_support``) of those readings are sure and every sure one
+    agrees, that reading is not a double unless ``doubles``, nor the double blank unless
+    ``blank``, and it has as many pips as the box widened to ``relook_room`` shows; the
+    confidence is the least of theirs. Otherwise the first, unsure reading stands."""
     need = config.relook_support if support is None else support
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
     sure: list[Reading] = []
+    fine = box.length < config.wide_below_px
     moved = [dataclasses.replace(box, cx=box.cx + ux * du * box.length + vx * dv * box.width,
                                  cy=box.cy + uy * du * box.length + vy * dv * box.width, length=box.length * stretch)
-             for du, dv, stretch in _moves(config, wide)]
+             for du, dv, stretch in _moves(config, wide, fine)]
     faces = [rectify(image, m.corners(), config.cell_px) for m in moved]
     for evidence in gather_many(faces, config):
         reading = decide(evidence, contrast, config)
@@ -377,5 +395,7 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
         return first
     pips = sure[0].pips
     assert pips is not None  # sure readings are of faces
+    if config.relook_room > 1 and _pips_round(image, box, contrast, config) > pips[0] + pips[1]:
+        return first
     return Reading(pips, min(r.confidence for r in sure),
                    (min(r.halves[0] for r in sure), min(r.halves[1] for r in sure)))
