@@ -155,6 +155,18 @@ class VisionConfig:
     # (half on a neighbour, or past pips it cut off), and the first reading stands (1 turns
     # this off).
     relook_room: float = 1.3
+    # Found on no divider (below), a tile read unsure is read on its pips (see pipfit) before it
+    # is moved about: its rectangle moved to where the pips found in it, widened to pip_fit_room
+    # of its sides, centre (each half's pip pattern is symmetric about the half's centre),
+    # pip_fit_steps times over; the reading there stands as one on a divider does. Not when the
+    # two halves' pips lie further apart or nearer than half a tile by more than pip_fit_spread
+    # of it, or the line through them turns by more than pip_fit_turn degrees, or the rectangle
+    # would move by more than pip_fit_reach of a tile length (0 steps turns this off).
+    pip_fit_room: float = 1.2
+    pip_fit_steps: int = 3
+    pip_fit_spread: float = 0.25
+    pip_fit_turn: float = 10.0
+    pip_fit_reach: float = 0.35
     # A tile packed among touching ones gets the second look too, but its rectangle is less sure
     # of its place: it needs relook_packed_support agreeing sure readings (of the 24; of the 48
     # in fine steps), and no double is taken from a rectangle in a straight run (moved along a
@@ -340,6 +352,11 @@ class VisionConfig:
             ("relook_steps", self.relook_steps >= 1),
             ("relook_fine_steps", self.relook_fine_steps >= 1),
             ("relook_room", 1 <= self.relook_room <= 2),
+            ("pip_fit_room", 1 <= self.pip_fit_room <= 2),
+            ("pip_fit_steps", self.pip_fit_steps >= 0),
+            ("pip_fit_spread", 0 < self.pip_fit_spread < 1),
+            ("pip_fit_turn", 0 <= self.pip_fit_turn <= 45),
+            ("pip_fit_reach", 0 < self.pip_fit_reach <= 1),
             ("relook_support", self.relook_support >= 0),
             ("relook_packed_support", self.relook_packed_support >= 0),
             ("wide_below_px", self.wide_below_px >= 0),

@@ -16,6 +16,7 @@ from referee.vision.divider import Stretch, on_divider
 from referee.vision.facecolour import face_colour
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
+from referee.vision.pipfit import on_pips
 from referee.vision.profile import Profile
 from referee.vision.read import (
     Evidence,
@@ -333,8 +334,9 @@ def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, conf
 
 def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
                  in_run: bool) -> tuple[Reading, Box]:
-    """A tile read unsure, looked at again: on the rectangle found from its divider, else
-    with its rectangle moved about (:func:`relook`). A packed tile needs more agreeing
+    """A tile read unsure, looked at again: on the rectangle found from its divider, else on
+    the one its pips centre on (:func:`on_pips`), else with its rectangle moved about
+    (:func:`relook`). A packed tile needs more agreeing
     readings, its divider nearer its middle (a seam lies half a tile away), and gives no
     double blank (a moved rectangle takes a seam or an edge for its divider), nor a double in a
     straight run (moved along a line of touching tiles, a rectangle straddles a seam, and in a
@@ -355,6 +357,11 @@ def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, c
                                 whole=True)
         if again is not None:
             return again
+    # Then on its pips, wherever its edges put it.
+    placed = on_pips(image, box, contrast, config)
+    if placed is not None and (found := _read_fitted(image, box, placed, contrast, config, support, doubles,
+                                                     blank)) is not None:
+        return found
     reading = relook(image, box, first, contrast, config, support, doubles, blank)
     if reading.confidence < config.min_confidence and config.wide_support > 0 and box.length < config.wide_below_px:
         reading = relook(image, box, first, contrast, config, config.wide_support, doubles, blank, wide=True)

@@ -21,7 +21,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.medians import channel_medians_of, row_medians
 from referee.vision.split import Box
 
-__all__ = ["Evidence", "gather", "gather_many", "decide", "relook", "PATTERNS"]
+__all__ = ["Evidence", "gather", "gather_many", "decide", "relook", "strong_peaks", "PATTERNS"]
 
 _GRID = (0.24, 0.5, 0.76)
 _HUE = 1.5
@@ -334,17 +334,22 @@ def _sides(peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return peaks[peaks[:, 0] < 1.0], peaks[peaks[:, 0] >= 1.0]
 
 
-def _pips_round(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> int:
-    """The strong pips in ``box`` widened to ``relook_room`` of its width: each half's peaks
-    above the cut :func:`decide` judges it by."""
-    widened = dataclasses.replace(box, width=box.width * config.relook_room)
-    evidence = gather(rectify(image, widened.corners(), config.cell_px), config)
-    strong = 0
+def strong_peaks(evidence: Evidence, contrast: float, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Each half's peaks (rows of x / cell, y / cell, contrast) above the cut :func:`decide`
+    judges that half by: its pips."""
+    out = []
     for side in _sides(evidence.peaks):
         top = float(side[:, 2].max()) if len(side) else 0.0
         cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
-        strong += int(np.count_nonzero(side[:, 2] > cut))
-    return strong
+        out.append(side[side[:, 2] > cut])
+    return out[0], out[1]
+
+
+def _pips_round(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> int:
+    """The strong pips in ``box`` widened to ``relook_room`` of its width."""
+    widened = dataclasses.replace(box, width=box.width * config.relook_room)
+    evidence = gather(rectify(image, widened.corners(), config.cell_px), config)
+    return sum(len(side) for side in strong_peaks(evidence, contrast, config))
 
 
 def _moves(config: VisionConfig, wide: bool, fine: bool = False) -> list[tuple[float, float, float]]:

@@ -1,0 +1,70 @@
+"""Placing a tile's rectangle on its pips. Every pip pattern of a domino half is symmetric about
+the half's centre (the one, the diagonals, the corners, the rows of a six), so the pips of a
+half centre on it, wherever the rectangle lies: the middle of the two halves' pips is the
+tile's centre and the line through them its axis, whatever the face's edges (a side wall as dark
+as the face, a shadow, a neighbour touching it) made of the rectangle."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from referee.vision.config import VisionConfig
+from referee.vision.read import gather, rectify, strong_peaks
+from referee.vision.split import Box
+
+__all__ = ["on_pips"]
+
+
+def _centres(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> list[np.ndarray | None]:
+    """Where each half's pips centre, in the box's own axes (along, across; frame pixels from
+    its centre), looked for in the box widened to ``pip_fit_room`` of its sides (a pip the box
+    cuts off); None for a half showing none."""
+    room = dataclasses.replace(box, length=box.length * config.pip_fit_room, width=box.width * config.pip_fit_room)
+    evidence = gather(rectify(image, room.corners(), config.cell_px), config)
+    out: list[np.ndarray | None] = []
+    for side in strong_peaks(evidence, contrast, config):
+        if not len(side):
+            out.append(None)
+            continue
+        along = (side[:, 0] - 1.0) * room.length / 2
+        across = (side[:, 1] - 0.5) * room.width
+        out.append(np.array([float(along.mean()), float(across.mean())]))
+    return out
+
+
+def on_pips(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> Box | None:
+    """The box (full-resolution pixels) moved, and turned, to where its pips centre: the middle
+    of its two halves' pips (a blank half: a quarter of a tile from the other's), found
+    ``pip_fit_steps`` times over, each from the box the last found. None when the pips do not
+    settle it: no pips, the halves' pips further apart or nearer than half a tile by more than
+    ``pip_fit_spread`` of it (a neighbour's pip taken in, or a pip lost), a turn over
+    ``pip_fit_turn`` degrees, or a move of more than ``pip_fit_reach`` of the tile's length."""
+    if config.pip_fit_steps <= 0:
+        return None
+    now = box
+    for _ in range(config.pip_fit_steps):
+        first, second = _centres(image, now, contrast, config)
+        a = math.radians(now.angle)
+        u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        if first is not None and second is not None:
+            gap = float(second[0] - first[0])
+            if abs(gap / (box.length / 2) - 1) > config.pip_fit_spread:
+                return None
+            turn = math.degrees(math.atan2(float(second[1] - first[1]), gap))
+            if abs(turn) > config.pip_fit_turn:
+                return None
+            mid = (first + second) / 2
+        elif first is not None:
+            mid, turn = np.array([float(first[0]) + box.length / 4, float(first[1])]), 0.0
+        elif second is not None:
+            mid, turn = np.array([float(second[0]) - box.length / 4, float(second[1])]), 0.0
+        else:
+            return None
+        centre = np.array([now.cx, now.cy]) + mid[0] * u + mid[1] * v
+        now = dataclasses.replace(now, cx=float(centre[0]), cy=float(centre[1]), angle=now.angle + turn)
+    if math.dist((now.cx, now.cy), (box.cx, box.cy)) > config.pip_fit_reach * box.length:
+        return None
+    return now
