@@ -80,6 +80,14 @@ def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
 
 
 
+def small_tile(rng: np.random.Generator, pips: tuple[int, int]) -> tuple[np.ndarray, Box]:
+    """A frame holding one drawn tile shrunk three times (40 pixels long, as at 1280 x 720)
+    and blurred a little, and the tile's true box."""
+    big, box = one_tile(rng, pips)
+    image = cv2.GaussianBlur(cv2.resize(big, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA), (0, 0), 0.8)
+    return image, Box(box.cx / 3, box.cy / 3, box.length / 3, box.width / 3, box.angle)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_small_tiles_box_a_few_pixels_off_is_read_by_the_wide_look_or_left_unsure(seed: int) -> None:
     # A frame shrunk three times (tiles 40 pixels long, as at 1280 x 720) and each box moved
@@ -89,9 +97,7 @@ def test_a_small_tiles_box_a_few_pixels_off_is_read_by_the_wide_look_or_left_uns
     rng = np.random.default_rng(7200 + seed)
     unsure, near_read, wide_read = 0, 0, 0
     for pips in [NO_DOUBLE_BLANK[i] for i in rng.permutation(len(NO_DOUBLE_BLANK))[:8]]:
-        big, big_box = one_tile(rng, pips)
-        image = cv2.GaussianBlur(cv2.resize(big, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA), (0, 0), 0.8)
-        true_box = Box(big_box.cx / 3, big_box.cy / 3, big_box.length / 3, big_box.width / 3, big_box.angle)
+        image, true_box = small_tile(rng, pips)
         contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
         assert read_at(image, true_box, config, contrast).pips == pips
         off = dataclasses.replace(moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.1, 0.14), 0.0),
@@ -123,9 +129,7 @@ def test_a_small_packed_tile_is_read_in_finer_steps_and_never_wrongly(seed: int)
     rng = np.random.default_rng(7300 + seed)
     unsure, fine_read, coarse_read = 0, 0, 0
     for pips in [NO_DOUBLE_BLANK[i] for i in rng.permutation(len(NO_DOUBLE_BLANK))[:10]]:
-        big, big_box = one_tile(rng, pips)
-        image = cv2.GaussianBlur(cv2.resize(big, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA), (0, 0), 0.8)
-        true_box = Box(big_box.cx / 3, big_box.cy / 3, big_box.length / 3, big_box.width / 3, big_box.angle)
+        image, true_box = small_tile(rng, pips)
         contrast = float(gather(rectify(image, true_box.corners(), config.cell_px), config).pips.max())
         assert true_box.length < config.wide_below_px
         off = moved(true_box, float(rng.choice([-1, 1])) * rng.uniform(0.03, 0.08),
@@ -406,58 +410,47 @@ def test_the_wide_look_settings_are_checked() -> None:
             VisionConfig(**bad)  # type: ignore[arg-type]
 
 
+def pale_tile(rng: np.random.Generator, box: Box, pips: tuple[int, int] | None, share: float) -> np.ndarray:
+    """A frame holding one ivory tile at ``box`` whose pips are ``share`` of the way from the
+    face's colour to dark ink."""
+    ink = tuple(round(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
+    canvas = lay(table(rng, FELT, shape=SHAPE), sprite(pips, IVORY, ink), box.cx, box.cy, box.angle)
+    return finish(canvas, rng)
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_a_face_whose_pips_are_all_faint_is_read_from_its_pattern(seed: int) -> None:
+def test_a_face_whose_pips_are_faint_is_as_sure_as_its_pattern(seed: int) -> None:
     # A coloured set's 6 is pale yellow on ivory: a rendered double six came out with its
     # strongest pip at 0.3 of the frame's pip contrast, under the bar for any pips at all, and
     # was counted as a back (a draw the hand never had, and every tile played on it lost).
     config = VisionConfig()
+    plain = dataclasses.replace(config, faint_floor=0.0)
     rng = np.random.default_rng(700 + seed)
     dark, box = one_tile(rng, (6, 6))
     contrast = float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
 
-    def drawn(pips: tuple[int, int] | None, share: float) -> np.ndarray:
-        ink = tuple(round(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
-        canvas = lay(table(rng, FELT, shape=SHAPE), sprite(pips, IVORY, ink), box.cx, box.cy, box.angle)
-        return finish(canvas, rng)
+    def strongest(image: np.ndarray) -> float:
+        return float(gather(rectify(image, box.corners(), config.cell_px), config).pips.max())
 
-    pale = drawn((6, 6), 0.3)
-    strongest = float(gather(rectify(pale, box.corners(), config.cell_px), config).pips.max())
-    assert config.faint_floor * contrast < strongest < config.pip_floor * contrast  # faint indeed
+    pale = pale_tile(rng, box, (6, 6), 0.3)
+    assert config.faint_floor * contrast < strongest(pale) < config.pip_floor * contrast  # faint indeed
     got = read_at(pale, box, config, contrast)
     assert got.pips == (6, 6) and got.confidence >= config.min_confidence
-    assert read_at(pale, box, dataclasses.replace(config, faint_floor=0.0), contrast).pips is None
+    assert read_at(pale, box, plain, contrast).pips is None
     # Too few faint pips to tell from specks are never read surely; a plain back stays one.
-    assert read_at(drawn((1, 0), 0.3), box, config, contrast).confidence < config.min_confidence
-    assert read_at(drawn(None, 0.3), box, config, contrast).pips is None
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_a_face_a_little_above_the_floor_is_as_sure_as_its_pattern(seed: int) -> None:
-    # The same pale double six a shade darker (an orange six among a coloured set's dark
-    # numbers): its strongest pip just over pip_floor of the frame's contrast. It was read as
-    # unsure as that margin (rendered coloured double sixes at 0.1 to 0.4), though a fainter face
-    # read by its pattern alone was sure; it is as sure as its clear pattern now.
-    config = VisionConfig()
-    rng = np.random.default_rng(720 + seed)
-    dark, box = one_tile(rng, (6, 6))
-    contrast = float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
-
-    def drawn(pips: tuple[int, int], share: float) -> np.ndarray:
-        ink = tuple(round(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
-        canvas = lay(table(rng, FELT, shape=SHAPE), sprite(pips, IVORY, ink), box.cx, box.cy, box.angle)
-        return finish(canvas, rng)
-
-    pale = drawn((6, 6), 0.5)
-    strongest = float(gather(rectify(pale, box.corners(), config.cell_px), config).pips.max())
-    assert config.pip_floor * contrast < strongest < 1.5 * config.pip_floor * contrast
-    got = read_at(pale, box, config, contrast)
+    assert read_at(pale_tile(rng, box, (1, 0), 0.3), box, config, contrast).confidence < config.min_confidence
+    assert read_at(pale_tile(rng, box, None, 0.3), box, config, contrast).pips is None
+    # A shade darker (an orange six among a coloured set's dark numbers), just over pip_floor:
+    # it was read as unsure as that margin (rendered coloured double sixes at 0.1 to 0.4),
+    # though the fainter face was sure; it is as sure as its clear pattern too.
+    darker = pale_tile(rng, box, (6, 6), 0.5)
+    assert config.pip_floor * contrast < strongest(darker) < 1.5 * config.pip_floor * contrast
+    got = read_at(darker, box, config, contrast)
     assert got.pips == (6, 6) and got.confidence >= config.min_confidence
-    off = read_at(pale, box, dataclasses.replace(config, faint_floor=0.0), contrast)
+    off = read_at(darker, box, plain, contrast)
     assert off.pips == (6, 6) and off.confidence < config.min_confidence
     # A few pale pips are no clear pattern: they get no help from it.
-    few = drawn((1, 0), 0.5)
-    plain = dataclasses.replace(config, faint_floor=0.0)
+    few = pale_tile(rng, box, (1, 0), 0.5)
     assert read_at(few, box, config, contrast) == read_at(few, box, plain, contrast)
 
 
