@@ -288,8 +288,7 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     readings = []
     for half, side in enumerate(_sides(evidence.peaks)):
         # Each half against its own strongest pip: coloured sets give every number its colour.
-        top = float(side[:, 2].max()) if len(side) else 0.0
-        cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
+        cut = _cut(side, contrast, config)
         n, sure_n = _half(grid[half], cut, config.max_pips)
         count, _ = _count(side, cut)
         agree = count == n or (count < n and _count(side, config.count_slack * cut)[0] >= n)
@@ -337,12 +336,15 @@ def _sides(peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def strong_peaks(evidence: Evidence, contrast: float, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
     """Each half's peaks (rows of x / cell, y / cell, contrast) above the cut :func:`decide`
     judges that half by: its pips."""
-    out = []
-    for side in _sides(evidence.peaks):
-        top = float(side[:, 2].max()) if len(side) else 0.0
-        cut = config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
-        out.append(side[side[:, 2] > cut])
-    return out[0], out[1]
+    first, second = _sides(evidence.peaks)
+    return first[first[:, 2] > _cut(first, contrast, config)], second[second[:, 2] > _cut(second, contrast, config)]
+
+
+def _cut(side: np.ndarray, contrast: float, config: VisionConfig) -> float:
+    """The cut one half's peaks (``side``) are judged by: ``pip_share`` of its own strongest
+    when that beats ``half_floor`` of the frame's pip ``contrast``, else ``pip_floor`` of it."""
+    top = float(side[:, 2].max()) if len(side) else 0.0
+    return config.pip_share * top if top > config.half_floor * contrast else config.pip_floor * contrast
 
 
 def _pips_round(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> int:
