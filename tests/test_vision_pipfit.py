@@ -62,11 +62,18 @@ def test_boxes_off_their_faces_are_put_back_on_their_pips_or_given_no_place() ->
     assert placed >= 6 and reads >= placed - 2, (placed, reads)
 
 
-def test_a_box_on_a_blank_gives_no_place() -> None:
+def test_a_box_on_a_blank_or_on_two_pips_gives_no_place() -> None:
+    # Two pips are too few to place a box by: a back's two specks were placed as a sure 1-1.
     config = VisionConfig()
     image, truth = one_tile(np.random.default_rng(8200), (0, 0))
     contrast = _contrast(one_tile(np.random.default_rng(8201), (6, 6))[0], truth, config)
     assert on_pips(image, moved(truth, 0.05, 0.15), contrast, config) is None
+    two, box = one_tile(np.random.default_rng(8204), (1, 1))
+    off = moved(box, 0.05, 0.15)
+    contrast = _contrast(two, box, config)
+    assert on_pips(two, off, contrast, config) is None
+    placed = on_pips(two, off, contrast, dataclasses.replace(config, pip_fit_least=1))
+    assert placed is not None and _gap(placed, box) < _gap(off, box)
     six, box = one_tile(np.random.default_rng(8202), (6, 6))
     assert on_pips(six, moved(box, 0.05, 0.1), contrast, dataclasses.replace(config, pip_fit_steps=0)) is None
 
@@ -110,6 +117,6 @@ def test_a_rendered_line_reads_more_tiles_on_their_pips() -> None:
 
 def test_the_pip_fit_settings_are_checked() -> None:
     for bad in ({"pip_fit_room": 0.9}, {"pip_fit_steps": -1}, {"pip_fit_spread": 0.0}, {"pip_fit_turn": 60.0},
-                {"pip_fit_reach": 0.0}):
+                {"pip_fit_reach": 0.0}, {"pip_fit_least": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]

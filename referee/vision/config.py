@@ -161,9 +161,12 @@ class VisionConfig:
     # pip_fit_steps times over; the reading there stands as one on a divider does. Not when the
     # two halves' pips lie further apart or nearer than half a tile by more than pip_fit_spread
     # of it, or the line through them turns by more than pip_fit_turn degrees, or the rectangle
-    # would move by more than pip_fit_reach of a tile length (0 steps turns this off).
+    # would move by more than pip_fit_reach of a tile length, or fewer than pip_fit_least pips
+    # show (one or two, a speck or a back's grain, placed a sure 1-1 on a rendered pastel back;
+    # 0 steps turns this off).
     pip_fit_room: float = 1.2
     pip_fit_steps: int = 3
+    pip_fit_least: int = 3
     pip_fit_spread: float = 0.25
     pip_fit_turn: float = 10.0
     pip_fit_reach: float = 0.35
@@ -354,6 +357,7 @@ class VisionConfig:
             ("relook_room", 1 <= self.relook_room <= 2),
             ("pip_fit_room", 1 <= self.pip_fit_room <= 2),
             ("pip_fit_steps", self.pip_fit_steps >= 0),
+            ("pip_fit_least", self.pip_fit_least >= 1),
             ("pip_fit_spread", 0 < self.pip_fit_spread < 1),
             ("pip_fit_turn", 0 <= self.pip_fit_turn <= 45),
             ("pip_fit_reach", 0 < self.pip_fit_reach <= 1),

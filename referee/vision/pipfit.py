@@ -18,14 +18,18 @@ from referee.vision.split import Box
 __all__ = ["on_pips"]
 
 
-def _centres(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> list[np.ndarray | None]:
+def _centres(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> list[np.ndarray | None] | None:
     """Where each half's pips centre, in the box's own axes (along, across; frame pixels from
     its centre), looked for in the box widened to ``pip_fit_room`` of its sides (a pip the box
-    cuts off); None for a half showing none."""
+    cuts off); None for a half showing none. None when fewer than ``pip_fit_least`` pips show
+    in all: one or two (a speck, a back's grain, a neighbour's pip) place nothing."""
     room = dataclasses.replace(box, length=box.length * config.pip_fit_room, width=box.width * config.pip_fit_room)
     evidence = gather(rectify(image, room.corners(), config.cell_px), config)
+    sides = strong_peaks(evidence, contrast, config)
+    if sum(len(side) for side in sides) < config.pip_fit_least:
+        return None
     out: list[np.ndarray | None] = []
-    for side in strong_peaks(evidence, contrast, config):
+    for side in sides:
         if not len(side):
             out.append(None)
             continue
@@ -39,14 +43,17 @@ def on_pips(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) 
     """The box (full-resolution pixels) moved, and turned, to where its pips centre: the middle
     of its two halves' pips (a blank half: a quarter of a tile from the other's), found
     ``pip_fit_steps`` times over, each from the box the last found. None when the pips do not
-    settle it: no pips, the halves' pips further apart or nearer than half a tile by more than
+    settle it: fewer than ``pip_fit_least`` pips, the halves' pips further apart or nearer than half a tile by more than
     ``pip_fit_spread`` of it (a neighbour's pip taken in, or a pip lost), a turn over
     ``pip_fit_turn`` degrees, or a move of more than ``pip_fit_reach`` of the tile's length."""
     if config.pip_fit_steps <= 0:
         return None
     now = box
     for _ in range(config.pip_fit_steps):
-        first, second = _centres(image, now, contrast, config)
+        centres = _centres(image, now, contrast, config)
+        if centres is None:
+            return None
+        first, second = centres
         a = math.radians(now.angle)
         u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
         if first is not None and second is not None:
