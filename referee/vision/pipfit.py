@@ -66,10 +66,9 @@ def on_pips(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) 
             mid = (first + second) / 2
         elif first is not None:
             mid, turn = np.array([float(first[0]) + box.length / 4, float(first[1])]), 0.0
-        elif second is not None:
+        else:  # _centres gives no centres at all when no pips show (pip_fit_least is at least 1)
+            assert second is not None
             mid, turn = np.array([float(second[0]) - box.length / 4, float(second[1])]), 0.0
-        else:
-            return None
         centre = np.array([now.cx, now.cy]) + mid[0] * u + mid[1] * v
         now = dataclasses.replace(now, cx=float(centre[0]), cy=float(centre[1]), angle=now.angle + turn)
     if math.dist((now.cx, now.cy), (box.cx, box.cy)) > config.pip_fit_reach * box.length:
