@@ -83,9 +83,7 @@ def test_a_second_look_reads_the_truth_or_stays_unsure(seed: int) -> None:
 def small_tile(rng: np.random.Generator, pips: tuple[int, int]) -> tuple[np.ndarray, Box]:
     """A frame holding one drawn tile shrunk three times (40 pixels long, as at 1280 x 720)
     and blurred a little, and the tile's true box."""
-    big, box = one_tile(rng, pips)
-    image = cv2.GaussianBlur(cv2.resize(big, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA), (0, 0), 0.8)
-    return image, Box(box.cx / 3, box.cy / 3, box.length / 3, box.width / 3, box.angle)
+    return shrunk(*one_tile(rng, pips), 3)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -458,3 +456,52 @@ def test_the_faint_face_and_backs_settings_are_checked() -> None:
     for bad in ({"faint_floor": 0.5}, {"faint_floor": -0.1}, {"faint_least": 0}, {"backs_below": 1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]
+
+
+def two_ink_tile(rng: np.random.Generator, pips: tuple[int, int], share: float) -> tuple[np.ndarray, Box]:
+    """A frame holding one ivory tile at a random angle whose half 0 is inked dark and half 1
+    ``share`` of the way from the face's colour to dark ink (a coloured set's orange six beside
+    its red three), and the tile's true box."""
+    ink = tuple(round(i + share * (d - i)) for i, d in zip(IVORY, DARK_INK, strict=True))
+    dark, cover = sprite(pips, IVORY, DARK_INK)
+    face = dark.copy()
+    face[:, L // 2 + 1:] = sprite(pips, IVORY, ink)[0][:, L // 2 + 1:]
+    x, y, angle = SHAPE[1] / 2, SHAPE[0] / 2, float(rng.uniform(0, 360))
+    image = finish(lay(table(rng, FELT, shape=SHAPE), (face, cover), x, y, angle), rng)
+    return image, Box(x, y, float(L), float(W), angle)
+
+
+def shrunk(image: np.ndarray, box: Box, times: int) -> tuple[np.ndarray, Box]:
+    """The frame shrunk ``times`` times and blurred a little (a camera further off), and the box."""
+    if times == 1:
+        return image, box
+    small = cv2.resize(image, None, fx=1 / times, fy=1 / times, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), 0.8), Box(box.cx / times, box.cy / times, box.length / times,
+                                                     box.width / times, box.angle)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_faint_half_beside_a_dark_one_is_never_read_as_a_sure_blank(seed: int) -> None:
+    # Rendered hands: a coloured set's 6-3 on green felt (its orange six faint beside the red
+    # three, at 1280 x 720) was read a sure 3-0 in 16 frames: the six's pips stood under the cut
+    # the frame's contrast sets. A blank half is now only as sure as its strongest peak lies
+    # below half_floor of that contrast; a flat blank half stays sure.
+    config = VisionConfig()
+    rng = np.random.default_rng(7400 + seed)
+    judged_by_frame = 0
+    for pips, share, shrink in [((3, 6), 0.3, 1), ((2, 6), 0.3, 1), ((4, 6), 0.3, 1), ((2, 5), 0.3, 1),
+                                ((3, 6), 0.45, 3), ((4, 6), 0.45, 3), ((1, 5), 0.45, 3), ((3, 4), 0.45, 3)]:
+        image, box = shrunk(*two_ink_tile(rng, pips, share), shrink)  # shrunk 3 times: as at 1280 x 720
+        evidence = gather(rectify(image, box.corners(), config.cell_px), config)
+        contrast = float(evidence.pips.max())
+        faint = evidence.peaks[evidence.peaks[:, 0] >= 1, 2]
+        judged_by_frame += bool(len(faint)) and float(faint.max()) <= config.half_floor * contrast
+        got = decide(evidence, contrast, config)
+        assert got.pips is not None
+        assert got.pips == pips or got.confidence < config.min_confidence, f"{pips} read surely as {got.pips}"
+        assert got.pips[1] == pips[1] or got.halves[1] < config.min_confidence
+        # The same tile with its faint half blank reads surely: nothing stands on that half.
+        plain, plain_box = shrunk(*two_ink_tile(rng, (pips[0], 0), share), shrink)
+        blank = read_at(plain, plain_box, config, contrast)
+        assert blank.pips == (pips[0], 0) and blank.halves[1] >= config.min_confidence, blank
+    assert judged_by_frame >= 4, "the faint halves should stand under half_floor, judged by the frame"

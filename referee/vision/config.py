@@ -124,7 +124,9 @@ class VisionConfig:
     pip_floor: float = 0.35
     # ... and a half's places are judged against pip_share of its own strongest peak when that
     # peak beats this share of the frame's pip contrast (faint yellow pips on an ivory set whose
-    # other numbers are dark); below it, against pip_floor of the frame's contrast.
+    # other numbers are dark); below it, against pip_floor of the frame's contrast, and a blank
+    # read so is only as sure as that peak lies below half_floor (from sure at nothing to unsure
+    # at half_floor: a coloured set's faint orange six beside a red three was read a sure blank).
     half_floor: float = 0.25
     # The frame's pip contrast (the strongest place of its typical tile) is a back's grain, not a
     # pip, when under backs_below of the strongest peak of the typical tile showing pips: backs

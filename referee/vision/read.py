@@ -266,9 +266,10 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     A tile shows pips when its strongest place beats ``pip_floor`` of the frame's pip contrast;
     each half's places are then judged against ``pip_share`` of that half's strongest pip (light,
     focus and a coloured set's pip colours differ), or against ``pip_floor`` of the frame's
-    contrast when that pip is below ``half_floor`` of it (specks on a blank half). The grid is
-    read at its best alignment; the count of peaks either side of the divider must agree, or the
-    tile keeps only ``disagree_confidence`` of its confidence."""
+    contrast when that pip is below ``half_floor`` of it (specks on a blank half); a half read
+    blank so is only as sure as that pip lies below ``half_floor``. The grid is read at its best
+    alignment; the count of peaks either side of the divider must agree, or the tile keeps only
+    ``disagree_confidence`` of its confidence."""
     if contrast is None:
         return Reading(None, 0.0)
     floor = config.pip_floor * contrast
@@ -292,7 +293,14 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         n, sure_n = _half(grid[half], cut, config.max_pips)
         count, _ = _count(side, cut)
         agree = count == n or (count < n and _count(side, config.count_slack * cut)[0] >= n)
-        readings.append((n, sure_n if agree else sure_n * config.disagree_confidence))
+        sure_n = sure_n if agree else sure_n * config.disagree_confidence
+        if n == 0 and cut == floor:
+            # A blank judged by the frame's contrast is only as sure as its strongest peak lies
+            # below half_floor of it: faint pips (a coloured set's orange six beside a red three)
+            # stand there, and a blank read surely over them is a tile nobody holds.
+            top = float(side[:, 2].max()) if len(side) else 0.0
+            sure_n = min(sure_n, _unit(1.0 - top / (config.half_floor * contrast)))
+        readings.append((n, sure_n))
     (a, ca), (b, cb) = readings
     sure = min(1.0, strongest / floor - 1.0)
     if sure < 1.0 and (faint := _faint(evidence, strongest, contrast, config)) is not None \
