@@ -680,6 +680,59 @@ def test_a_wood_tables_plank_seams_do_not_cut_the_tiles_off_the_table() -> None:
     assert match(detect(shot.image, VisionConfig(seam_px=1)), truth).right == 0
 
 
+def test_a_frame_left_unsure_is_read_again_on_the_next_likeliest_face_colour() -> None:
+    # A rendered 1280 x 720 frame (seed 60601, frame 24 of a reveal set): the colour class whose
+    # blobs looked most like tiles was not the faces', and the frame read 8 of its 19 tiles right
+    # and 3 false ones. Read again on the runner-up, it reads more tiles surely, and that reading
+    # stands.
+    shot = render_still("reveal", np.random.default_rng([60601, 24]), Options(size=(1280, 720), tilt_max=20.0))
+    truth = parse_truth(shot.truth)
+    once = match(detect(shot.image, VisionConfig(face_tries=1)), truth)
+    twice = match(detect(shot.image), truth)
+    assert once.right <= 9 and once.false >= 3
+    assert twice.right >= once.right + 3 and twice.wrong == 0 and twice.false <= 1
+
+
+def test_a_frame_read_surely_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The runner-up face colour is tried only when a tile is left unsure: a frame whose tiles all
+    # read surely is read once, as with face_tries 1.
+    module = sys.modules["referee.vision.detect"]
+    reads: list[object] = []
+    real = module._read_frame
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(args[4])  # the guess at the face colour
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "_read_frame", counted)
+    image, _ = drawn_frame()
+    got = detect(image)
+    assert got.tiles and not got.uncertain and len(reads) == 1
+    assert got == detect(image, VisionConfig(face_tries=1))
+
+
+def test_another_face_colour_stands_only_on_more_tiles_read_surely_and_no_smaller_a_share() -> None:
+    better = sys.modules["referee.vision.detect"]._better
+
+    def reading(sure: int, unsure: int, occluded: bool = False) -> Detection:
+        tiles = [TileReading((1, 2), ((0.0, 0.0), (1.0, 0.0)), ((0.0, 0.0),) * 4, (float(i), 0.0),
+                             0.9 if i < sure else 0.1, i >= sure) for i in range(sure + unsure)]
+        return Detection(640, 480, occluded, () if occluded else tuple(tiles))
+
+    held = reading(8, 6)
+    assert better(reading(12, 2), held)
+    assert better(reading(9, 6), held)  # 9 of 15 against 8 of 14
+    assert not better(reading(8, 0), held)  # no more read surely
+    assert not better(reading(12, 40), held)  # grain taken for faces: many boxes, few sure
+    assert not better(reading(0, 0, occluded=True), held)
+
+
+def test_the_face_tries_setting_is_checked() -> None:
+    for bad in (0, 5):
+        with pytest.raises(ValueError, match="face_tries"):
+            VisionConfig(face_tries=bad)
+
+
 # -- 4. real photographs ----------------------------------------------------------------------
 #: Regression floor for herzog_8 (14 separate tiles): 4 read right when this was first written,
 #: 10 once the pips' rims were taken into the faces, 13 once pips by a broken edge were too

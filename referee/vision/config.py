@@ -278,6 +278,11 @@ class VisionConfig:
     # the length the face colour was found with is checked: both are tried, and the one reading
     # more tiles surely stands (0 turns this off).
     size_check: float = 0.1
+    # A frame that leaves some tile unsure is read again on the next likeliest face colour (the
+    # colour class whose blobs look next most like tiles: its side walls and shadows may outdo a
+    # pale set's faces), up to face_tries guesses in all; the reading with the most tiles read
+    # surely stands (1 turns this off). Not when the frames before settled it (a prior was used).
+    face_tries: int = 2
     # When no tile lies alone, the face colour is the class of arms holding pips: an arm is as
     # wide all along, the low (30th percentile) height of its distance ridge at least this share
     # of the high (70th); a speckled patch of table is not.
@@ -401,6 +406,7 @@ class VisionConfig:
             ("size_tiles", self.size_tiles >= 3),
             ("size_margin", 0 <= self.size_margin < 1),
             ("size_check", self.size_check >= 0),
+            ("face_tries", 1 <= self.face_tries <= 4),
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_solid", 0 <= self.arm_solid <= 1),
             ("seam_px", self.seam_px >= 1),

@@ -13,7 +13,7 @@ from referee.vision.byshape import by_shape
 from referee.vision.chain import align_runs, at_ends, runs_of
 from referee.vision.config import VisionConfig
 from referee.vision.divider import Stretch, on_divider
-from referee.vision.facecolour import face_colour
+from referee.vision.facecolour import face_colours
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
 from referee.vision.pipfit import on_pips
@@ -115,7 +115,9 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     """Find every tile in a BGR frame and read its pips. The frame is not modified. With
     ``prior`` (the face colour and tile length the frames before agree on), the tiles are looked
     for with that model where the frame's own estimate strays from it (``prior_length``,
-    ``prior_colour``); the Detection reports the frame's own (:attr:`Detection.face`) either way."""
+    ``prior_colour``); the Detection reports the frame's own (:attr:`Detection.face`) either way.
+    A frame that leaves some tile unsure on its likeliest face colour is read again on the next
+    likeliest, up to ``face_tries`` in all, and the reading with the most tiles read surely stands."""
     image = _check(image)
     if config is None:
         config = profile.vision if profile is not None else VisionConfig()
@@ -130,17 +132,45 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     # Faces little apart from a textured table (ivory on pale wood: its planks' spread sets a
     # high bar) may show no tile-like blob above the bar: then they are looked for in what
     # differs from the table at all.
-    found = face_colour(view.lab, view.light, view.fg, config, u)
-    if found is None or found[1] / scale < config.min_tile_px:
+    guesses: list[tuple[Colour, float] | None] = list(face_colours(view.lab, view.light, view.fg, config, u,
+                                                                    config.face_tries))
+    if not guesses or guesses[0] is None or guesses[0][1] / scale < config.min_tile_px:
         # ... or show only specks shaped like tiles, shorter than any tile the frame may hold.
-        found = face_colour(view.lab, view.light, view.loose, config, u) or found
+        guesses = list(face_colours(view.lab, view.light, view.loose, config, u, config.face_tries)) or guesses
+    best: Detection | None = None
+    for found in guesses or [None]:
+        got, settled = _read_frame(image, view, model, u, found, scale, known, config, prior)
+        if best is None or _better(got, best):
+            best = got
+        if settled or best.occluded or (best.tiles and _surely(best) == len(best.tiles)):
+            break
+    return best
+
+
+def _better(other: Detection, held: Detection) -> bool:
+    """Whether a frame read on another guess at the face colour (``other``) beats the reading
+    ``held``: no arm, more tiles read surely, and no smaller a share of its tiles (grain or
+    shadows taken for the faces make many boxes, a few of them read surely)."""
+    sure, kept = _surely(other), _surely(held)
+    return not other.occluded and sure > kept and sure * len(held.tiles) >= kept * len(other.tiles)
+
+
+def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray, found: tuple[Colour, float] | None,
+                scale: float, known: TileSize | None, config: VisionConfig,
+                prior: FaceModel | None) -> tuple[Detection, bool]:
+    """The frame read on one guess at the face colour and tile length (``found``, at ``scale``),
+    and whether the guess was settled otherwise: it went astray from ``prior``, whose model was
+    used instead, or there was none."""
+    h, w = image.shape[:2]
     own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale)
+    settled = found is None
     if prior is not None and (own is None or own.strays(prior, config.prior_length, config.prior_colour)):
         # The frame's own estimate went astray (backs merged into one tile-shaped blob, the
         # grain parted the colours differently): the tiles are looked for as the frames before saw them.
         found = Colour(np.array(prior.mean, np.float32), np.array(prior.inverse, np.float32)), prior.length * scale
+        settled = True
     if found is None:
-        return Detection(w, h, False)
+        return Detection(w, h, False), settled
     face, seen_length = found
     if known is not None and not 1 / config.profile_trust < known.length * scale / seen_length < config.profile_trust:
         known = None  # the profile is for another camera or table: trust what the frame shows
@@ -151,12 +181,12 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         # first, at this scale, whether the frame is occluded, before paying for the enlarged
         # pass (three times the pixels in each direction).
         if _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length).occluded:
-            return Detection(w, h, True, face=own)
+            return Detection(w, h, True, face=own), settled
         if known is None and seen_length / scale < config.min_tile_px:
             # "Tiles" shorter than any the size estimate may settle on, at full resolution: the
             # pips or the grain took the tiles' place (a grey frame of ivory on white paper
             # did). Nothing here can be read: an empty table, not hundreds of specks.
-            return Detection(w, h, False, face=own)
+            return Detection(w, h, False, face=own), settled
         grow = min(config.work_tile_px / first, 3.0)
         scale *= grow
         view = _View.of(image, scale).against(model, view.spread)
@@ -164,7 +194,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         u = unlit(view.lab, view.light)
     seg = _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length)
     if seg.occluded:
-        return Detection(w, h, True, face=own)
+        return Detection(w, h, True, face=own), settled
     found_tiles = _boxes_read(image, view, seg, scale, config, w, h)
     if known is None and seg.measured < 3 and config.size_check > 0 \
             and abs(seg.length / seen_length - 1) > config.size_check \
@@ -178,7 +208,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
             again = _boxes_read(image, view, other, scale, config, w, h)
             if _surely(again) > _surely(found_tiles):
                 found_tiles = again
-    return dataclasses.replace(found_tiles, face=own)
+    return dataclasses.replace(found_tiles, face=own), settled
 
 
 def _surely(found: Detection) -> int:

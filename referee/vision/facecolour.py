@@ -10,7 +10,7 @@ import numpy as np
 from referee.vision.config import VisionConfig
 from referee.vision.segment import HUE, Colour, outline, pixels_at, unlit, window
 
-__all__ = ["face_colour"]
+__all__ = ["face_colour", "face_colours"]
 
 
 def _has_hole(blob: np.ndarray) -> bool:
@@ -101,12 +101,22 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     """The set's face colour (lighting removed) and the tile length: of the few colours the
     foreground falls into, the one whose blobs look most like tiles. ``unlit_lab`` is
     ``unlit(lab, light)`` when already at hand."""
+    found = face_colours(lab, light, fg, config, unlit_lab, 1)
+    return found[0] if found else None
+
+
+def face_colours(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: VisionConfig,
+                 unlit_lab: np.ndarray | None = None, most: int = 2) -> list[tuple[Colour, float]]:
+    """Up to ``most`` guesses at the face colour and tile length (:func:`face_colour`), likeliest
+    first: the colour classes whose blobs look like tiles, and the chain of arms holding pips,
+    by the area of those blobs. The runner-up is the faces when the tiles' side walls and
+    shadows make more tile-like blobs than the faces do (a tilted camera over pale tiles)."""
     u = unlit(lab, light) if unlit_lab is None else unlit_lab
     aspect = config.aspect
     pick = fg > 0
     pixels = pixels_at(u, np.flatnonzero(pick))
     if len(pixels) < 50:
-        return None
+        return []
     step = max(1, len(pixels) // 20000)
     weight = np.array([1.0, HUE, HUE], np.float32)
     weighted = pixels * weight
@@ -122,7 +132,7 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
     classes = np.full((y1 - y0, x1 - x0), 255, np.uint8)
     classes[pick[y0:y1, x0:x1]] = nearest
     u_box = u[y0:y1, x0:x1]
-    best: tuple[float, np.ndarray, np.ndarray, list[int], list[float]] | None = None
+    found: list[tuple[float, np.ndarray, float]] = []  # (score, tiles mask, length)
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     # Each class closed (pips and grain break a face's blob) and labelled once, for both tests.
     labelled = [_closed_blobs((classes == j).view(np.uint8), close) for j in range(k)]
@@ -136,34 +146,36 @@ def face_colour(lab: np.ndarray, light: np.ndarray, fg: np.ndarray, config: Visi
         lengths = [v for i, v in zip(keep, lengths, strict=True) if 2 * on[i] >= areas[i]]
         keep = [i for i in keep if 2 * on[i] >= areas[i]]
         marked = [i for i in marked if 2 * on[i] >= areas[i]]
-        score = float(areas[keep].sum()) + float(areas[marked].sum())
-        if lengths and (best is None or score > best[0]):
-            best = (score, comp, stats, keep, lengths)
+        if lengths:
+            chosen = np.zeros(len(stats), bool)
+            chosen[keep] = True
+            score = float(areas[keep].sum()) + float(areas[marked].sum())
+            found.append((score, chosen[comp], float(np.median(lengths))))
     # Tiles that all touch (a line of play, a hand's row) leave no blob like one tile, and a
     # stray blob of another class (a patch of cloth) may then pass for one: the arms holding pips
     # win when they outweigh the single tiles (each counted twice when it holds pips).
     chain = _chain_arms(labelled, config, fg.shape, (x0, y0), table)
-    if chain is not None and (best is None or chain[2] > best[0]):
-        tiles, length = chain[0], chain[1]
-    elif best is not None:
-        _, comp, stats, keep, lengths = best
-        chosen = np.zeros(len(stats), bool)
-        chosen[keep] = True
-        tiles, length = chosen[comp], float(np.median(lengths))
-    else:
-        return None
-    # Sample the faces' insides: their rims may hold shadow or the tiles' sides. The erosion runs
-    # on a window reaching past the box by its radius (or to the frame's edge).
+    if chain is not None:
+        found.append((chain[2], chain[0], chain[1]))
+    found.sort(key=lambda f: -f[0])  # stable: of equals, a class's single tiles before the arms
+    return [(_sampled(u, u_box, tiles, length, (x0, y0, x1, y1), fg.shape), length)
+            for _, tiles, length in found[:most]]
+
+
+def _sampled(u: np.ndarray, u_box: np.ndarray, tiles: np.ndarray, length: float, box: tuple[int, int, int, int],
+             shape: tuple[int, ...]) -> Colour:
+    """The faces' colour class from the pixels of ``tiles`` (a mask over ``box`` of ``u``,
+    which is ``u_box``), their insides: their rims may hold shadow or the tiles' sides. The
+    erosion runs on a window reaching past the box by its radius (or to the frame's edge)."""
+    x0, y0, x1, y1 = box
     size = max(3, int(0.12 * length)) | 1
-    wx0, wy0, wx1, wy1 = window(x0, y0, x1, y1, size // 2 + 1, fg.shape)
+    wx0, wy0, wx1, wy1 = window(x0, y0, x1, y1, size // 2 + 1, shape)
     padded = np.zeros((wy1 - wy0, wx1 - wx0), np.uint8)
     padded[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = tiles
     inner = cv2.erode(padded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))) > 0
     if inner.sum() > 30:
-        face = Colour.of(u[wy0:wy1, wx0:wx1][inner])
-    else:
-        face = Colour.of(u_box[tiles])
-    return face, length
+        return Colour.of(u[wy0:wy1, wx0:wx1][inner])
+    return Colour.of(u_box[tiles])
 
 
 def _closed_blobs(mask: np.ndarray, kernel: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
