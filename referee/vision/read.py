@@ -385,8 +385,9 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
     ``relook_fine_steps`` for a tile shorter than ``wide_below_px``. The tile is read when at
     least ``support`` (default ``relook_support``) of those readings are sure and every sure one
     agrees, that reading is not a double unless ``doubles``, nor the double blank unless
-    ``blank``, and it has as many pips as the box widened to ``relook_room`` shows; the
-    confidence is the least of theirs. Otherwise the first, unsure reading stands."""
+    ``blank``, gives no blank half where the first reading saw pips or doubted its blank, and
+    it has as many pips as the box widened to ``relook_room`` shows; the confidence is the least
+    of theirs. Otherwise the first, unsure reading stands."""
     need = config.relook_support if support is None else support
     a = math.radians(box.angle)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
@@ -410,6 +411,11 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
         return first
     pips = sure[0].pips
     assert pips is not None  # sure readings are of faces
+    if first.pips is not None and any(pips[k] == 0 and (first.pips[k] != 0 or first.halves[k] < config.min_confidence)
+                                      for k in (0, 1)):
+        # A blank the first look doubted (faint pips there, or pips) is not made sure by looks
+        # about it: moved, a faint half's pips sink into the face's noise, and it reads a sure blank.
+        return first
     if config.relook_room > 1 and _pips_round(image, box, contrast, config) > pips[0] + pips[1]:
         return first
     return Reading(pips, min(r.confidence for r in sure),
