@@ -117,7 +117,8 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     for with that model where the frame's own estimate strays from it (``prior_length``,
     ``prior_colour``); the Detection reports the frame's own (:attr:`Detection.face`) either way.
     A frame that leaves some tile unsure on its likeliest face colour is read again on the next
-    likeliest, up to ``face_tries`` in all, and the reading with the most tiles read surely stands."""
+    likeliest, up to ``face_tries`` in all; a reading with more tiles read surely and none more
+    left unsure replaces the one held (:func:`_better`)."""
     image = _check(image)
     if config is None:
         config = profile.vision if profile is not None else VisionConfig()
@@ -149,10 +150,10 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
 
 def _better(other: Detection, held: Detection) -> bool:
     """Whether a frame read on another guess at the face colour (``other``) beats the reading
-    ``held``: no arm, more tiles read surely, and no smaller a share of its tiles (grain or
-    shadows taken for the faces make many boxes, a few of them read surely)."""
+    ``held``: no arm, more tiles read surely, and no more left unsure (grain or shadows taken
+    for the faces make many boxes, a few of them read surely)."""
     sure, kept = _surely(other), _surely(held)
-    return not other.occluded and sure > kept and sure * len(held.tiles) >= kept * len(other.tiles)
+    return not other.occluded and sure > kept and len(other.tiles) - sure <= len(held.tiles) - kept
 
 
 def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray, found: tuple[Colour, float] | None,
