@@ -133,18 +133,19 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     # Faces little apart from a textured table (ivory on pale wood: its planks' spread sets a
     # high bar) may show no tile-like blob above the bar: then they are looked for in what
     # differs from the table at all.
-    guesses: list[tuple[Colour, float] | None] = list(face_colours(view.lab, view.light, view.fg, config, u,
-                                                                    config.face_tries))
-    if not guesses or guesses[0] is None or guesses[0][1] / scale < config.min_tile_px:
+    guesses = face_colours(view.lab, view.light, view.fg, config, u, config.face_tries)
+    if not guesses or guesses[0][1] / scale < config.min_tile_px:
         # ... or show only specks shaped like tiles, shorter than any tile the frame may hold.
-        guesses = list(face_colours(view.lab, view.light, view.loose, config, u, config.face_tries)) or guesses
+        guesses = face_colours(view.lab, view.light, view.loose, config, u, config.face_tries) or guesses
+    tries: list[tuple[Colour, float] | None] = [*guesses] or [None]
     best: Detection | None = None
-    for found in guesses or [None]:
+    for found in tries:
         got, settled = _read_frame(image, view, model, u, found, scale, known, config, prior)
         if best is None or _better(got, best):
             best = got
         if settled or best.occluded or (best.tiles and _surely(best) == len(best.tiles)):
             break
+    assert best is not None  # tries holds one guess at least
     return best
 
 
