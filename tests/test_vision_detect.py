@@ -693,7 +693,7 @@ def test_a_frame_left_unsure_is_read_again_on_the_next_likeliest_face_colour() -
     assert twice.right >= once.right + 3 and twice.wrong == 0 and twice.false <= 1
 
 
-def test_a_frame_read_surely_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_frame_read_surely_or_with_a_prior_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # The runner-up face colour is tried only when a tile is left unsure: a frame whose tiles all
     # read surely is read once, as with face_tries 1.
     module = sys.modules["referee.vision.detect"]
@@ -709,6 +709,15 @@ def test_a_frame_read_surely_is_not_read_again(monkeypatch: pytest.MonkeyPatch) 
     got = detect(image)
     assert got.tiles and not got.uncertain and len(reads) == 1
     assert got == detect(image, VisionConfig(face_tries=1))
+    # Nor is a frame the frames before agree on (a prior), though it leaves tiles unsure: a
+    # runner-up read a rendered hand's backs as sure double blanks.
+    reads.clear()
+    shot = render_still("reveal", np.random.default_rng([60601, 24]), Options(size=(1280, 720), tilt_max=20.0))
+    alone = detect(shot.image)
+    assert alone.uncertain and alone.face is not None and len(reads) == 2
+    reads.clear()
+    detect(shot.image, prior=alone.face)
+    assert len(reads) == 1
 
 
 def test_another_face_colour_stands_only_on_more_tiles_read_surely_and_no_more_unsure() -> None:

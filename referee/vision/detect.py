@@ -140,10 +140,12 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     tries: list[tuple[Colour, float] | None] = [*guesses] or [None]
     best: Detection | None = None
     for found in tries:
-        got, settled = _read_frame(image, view, model, u, found, scale, known, config, prior)
+        got = _read_frame(image, view, model, u, found, scale, known, config, prior)
         if best is None or _better(got, best):
             best = got
-        if settled or best.occluded or (best.tiles and _surely(best) == len(best.tiles)):
+        # The frames before settle the faces when they agree on them (a prior): the frame's own
+        # guess is read when it agrees with theirs, theirs when it strays; no other is tried.
+        if prior is not None or best.occluded or (best.tiles and _surely(best) == len(best.tiles)):
             break
     assert best is not None  # tries holds one guess at least
     return best
@@ -159,20 +161,17 @@ def _better(other: Detection, held: Detection) -> bool:
 
 def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray, found: tuple[Colour, float] | None,
                 scale: float, known: TileSize | None, config: VisionConfig,
-                prior: FaceModel | None) -> tuple[Detection, bool]:
-    """The frame read on one guess at the face colour and tile length (``found``, at ``scale``),
-    and whether the guess was settled otherwise: it went astray from ``prior``, whose model was
-    used instead, or there was none."""
+                prior: FaceModel | None) -> Detection:
+    """The frame read on one guess at the face colour and tile length (``found``, at ``scale``;
+    None: no guess), or on ``prior`` where that guess strays from it."""
     h, w = image.shape[:2]
     own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale)
-    settled = found is None
     if prior is not None and (own is None or own.strays(prior, config.prior_length, config.prior_colour)):
         # The frame's own estimate went astray (backs merged into one tile-shaped blob, the
         # grain parted the colours differently): the tiles are looked for as the frames before saw them.
         found = Colour(np.array(prior.mean, np.float32), np.array(prior.inverse, np.float32)), prior.length * scale
-        settled = True
     if found is None:
-        return Detection(w, h, False), settled
+        return Detection(w, h, False)
     face, seen_length = found
     if known is not None and not 1 / config.profile_trust < known.length * scale / seen_length < config.profile_trust:
         known = None  # the profile is for another camera or table: trust what the frame shows
@@ -183,12 +182,12 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
         # first, at this scale, whether the frame is occluded, before paying for the enlarged
         # pass (three times the pixels in each direction).
         if _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length).occluded:
-            return Detection(w, h, True, face=own), settled
+            return Detection(w, h, True, face=own)
         if known is None and seen_length / scale < config.min_tile_px:
             # "Tiles" shorter than any the size estimate may settle on, at full resolution: the
             # pips or the grain took the tiles' place (a grey frame of ivory on white paper
             # did). Nothing here can be read: an empty table, not hundreds of specks.
-            return Detection(w, h, False, face=own), settled
+            return Detection(w, h, False, face=own)
         grow = min(config.work_tile_px / first, 3.0)
         scale *= grow
         view = _View.of(image, scale).against(model, view.spread)
@@ -196,7 +195,7 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
         u = unlit(view.lab, view.light)
     seg = _segment(view, u, face, config, known.scaled(scale) if known else None, seen_length)
     if seg.occluded:
-        return Detection(w, h, True, face=own), settled
+        return Detection(w, h, True, face=own)
     found_tiles = _boxes_read(image, view, seg, scale, config, w, h)
     if known is None and seg.measured < 3 and config.size_check > 0 \
             and abs(seg.length / seen_length - 1) > config.size_check \
@@ -210,7 +209,7 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
             again = _boxes_read(image, view, other, scale, config, w, h)
             if _surely(again) > _surely(found_tiles):
                 found_tiles = again
-    return dataclasses.replace(found_tiles, face=own), settled
+    return dataclasses.replace(found_tiles, face=own)
 
 
 def _surely(found: Detection) -> int:
