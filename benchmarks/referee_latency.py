@@ -33,6 +33,7 @@ import cv2
 from referee.rules.record import parse_record
 from referee.session.eventlog import EventLog
 from referee.session.events import Event, Kind
+from referee.session.faces import session_vision
 from referee.session.live import LatestFrames
 from referee.session.loop import Session
 from referee.session.parallel import DetectPool, auto_workers
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             said.setdefault(event.tile, time.perf_counter())
 
     from referee.session.stabilise import StabiliserConfig
-    vision = VisionConfig(max_pips=rules.max_pips)  # as referee watch reads: numbers of the set in play
+    vision = session_vision(VisionConfig(max_pips=rules.max_pips))  # as referee watch reads: numbers of the set in play
     workers = args.workers or auto_workers(live=True)
     detected = 0
     with tempfile.TemporaryDirectory() as tmp, EventLog(Path(tmp) / "events.sqlite") as log, \

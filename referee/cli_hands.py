@@ -36,7 +36,7 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int =
     from referee.cli_session import json_frames
     from referee.render.truth import camera_from_params, seat_angles
     from referee.rules.record import parse_record
-    from referee.session.faces import read_with
+    from referee.session.faces import read_with, session_vision
     from referee.session.loop import Input, Session
     from referee.session.referee import RefereeConfig
     from referee.session.score import score_hand
@@ -61,7 +61,8 @@ def referee_hand(folder: str, from_json: bool, stable_frames: int, repeat: int =
     if camera is None and first.is_file():  # hands rendered before sequence.json kept the camera
         camera = json.loads(first.read_text(encoding="utf-8")).get("scene", {}).get("camera")
     seats = None if camera is None else seat_angles(camera_from_params(camera), rules.players)
-    read = functools.partial(detect, config=VisionConfig(max_pips=rules.max_pips))  # numbers of the set in play
+    # Numbers of the set in play, read as a session reads them.
+    read = functools.partial(detect, config=session_vision(VisionConfig(max_pips=rules.max_pips)))
     session = Session(rules, read, referee_config=RefereeConfig(opener=opener, seats=seats),
                       stabiliser=StabiliserConfig(stable_frames=stable_frames))
     start = time.perf_counter()

@@ -97,8 +97,9 @@ def _detector(args: argparse.Namespace, max_pips: int) -> Callable[[Any], Detect
     play (up to ``max_pips``)."""
     from referee.cli_vision import _detector as make
     from referee.cli_vision import _settings
+    from referee.session.faces import session_vision
     config, profile = _settings(args)
-    return make(dataclasses.replace(config, max_pips=max_pips), profile)
+    return make(session_vision(dataclasses.replace(config, max_pips=max_pips)), profile)
 
 
 def _session(args: argparse.Namespace, live: bool, people: People) -> Session:

@@ -4,13 +4,19 @@ over the table, only from frames ``lag`` before, and handed on by a session."""
 
 from __future__ import annotations
 
+import argparse
+import functools
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from referee.cli_session import _detector
 from referee.rules import Rules, Variant
-from referee.session.faces import ConsensusConfig, FaceConsensus
+from referee.session.faces import ConsensusConfig, FaceConsensus, session_vision
 from referee.session.loop import Session
+from referee.vision.config import VisionConfig
 from referee.vision.types import Detection, FaceModel, TileReading
 
 EYE = ((0.02, 0.0, 0.0), (0.0, 0.08, 0.0), (0.0, 0.0, 0.08))
@@ -162,3 +168,16 @@ def test_a_stand_in_without_face_models_is_never_handed_a_prior() -> None:
     for index in range(5):
         session.frame(index, image=None)  # called as detect(image): no prior keyword
     assert session.prior(5) is None
+
+
+def test_a_session_reads_each_frame_on_one_guess_at_the_faces_keeping_the_other_settings(tmp_path: Path) -> None:
+    # A runner-up face colour, read on one frame alone before any consensus, took a boneyard's
+    # back for a sure tile (rendered hand 9301-005): a session reads with face_tries 1, whatever
+    # the settings say, and every other setting as given.
+    settings = tmp_path / "vision.json"
+    settings.write_text(json.dumps({"face_tries": 2, "pip_floor": 0.3}), encoding="utf-8")
+    detector = _detector(argparse.Namespace(calibration=None, config=str(settings)), max_pips=6)
+    assert isinstance(detector, functools.partial)
+    config = detector.keywords["config"]
+    assert (config.face_tries, config.pip_floor, config.max_pips) == (1, 0.3, 6)
+    assert session_vision(VisionConfig(relook_support=3)) == VisionConfig(relook_support=3, face_tries=1)

@@ -709,8 +709,8 @@ def test_a_frame_read_surely_or_with_a_prior_is_not_read_again(monkeypatch: pyte
     got = detect(image)
     assert got.tiles and not got.uncertain and len(reads) == 1
     assert got == detect(image, VisionConfig(face_tries=1))
-    # Nor is a frame the frames before agree on (a prior), though it leaves tiles unsure: a
-    # runner-up read a rendered hand's backs as sure double blanks.
+    # Nor is a frame read with what the frames before agree on (a prior), though it leaves
+    # tiles unsure: they settle the faces.
     reads.clear()
     shot = render_still("reveal", np.random.default_rng([60601, 24]), Options(size=(1280, 720), tilt_max=20.0))
     alone = detect(shot.image)

@@ -282,7 +282,7 @@ class VisionConfig:
     # colour class whose blobs look next most like tiles: its side walls and shadows may outdo a
     # pale set's faces), up to face_tries guesses in all; a reading with more tiles read surely
     # and none more left unsure replaces the one held (1 turns this off). Not with a prior: the
-    # frames before agree on the faces (a runner-up read a hand's backs as sure double blanks).
+    # frames before agree on the faces; a session reads with 1 (session.faces.session_vision).
     face_tries: int = 2
     # When no tile lies alone, the face colour is the class of arms holding pips: an arm is as
     # wide all along, the low (30th percentile) height of its distance ridge at least this share

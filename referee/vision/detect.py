@@ -145,7 +145,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
             best = got
         # The frames before settle the faces when they agree on them (a prior): the frame's own
         # guess is read when it agrees with theirs, theirs when it strays; no other is tried.
-        if prior is not None or best.occluded or (best.tiles and _surely(best) == len(best.tiles)):
+        if prior is not None or best.occluded or _surely(best) == len(best.tiles):
             break
     assert best is not None  # tries holds one guess at least
     return best
