@@ -294,11 +294,11 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
         count, _ = _count(side, cut)
         agree = count == n or (count < n and _count(side, config.count_slack * cut)[0] >= n)
         sure_n = sure_n if agree else sure_n * config.disagree_confidence
-        if n == 0 and cut == floor:
-            # A blank judged by the frame's contrast is only as sure as its strongest peak lies
-            # below half_floor of it: faint pips (a coloured set's orange six beside a red three)
-            # stand there, and a blank read surely over them is a tile nobody holds.
-            top = float(side[:, 2].max()) if len(side) else 0.0
+        top = float(side[:, 2].max()) if len(side) else 0.0
+        if n == 0 and top <= config.half_floor * contrast:
+            # A blank judged by the frame's contrast (see _cut) is only as sure as its strongest
+            # peak lies below half_floor of it: faint pips (a coloured set's orange six beside a
+            # red three) stand there, and a blank read surely over them is a tile nobody holds.
             sure_n = min(sure_n, _unit(1.0 - top / (config.half_floor * contrast)))
         readings.append((n, sure_n))
     (a, ca), (b, cb) = readings
