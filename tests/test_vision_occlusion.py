@@ -109,3 +109,63 @@ def test_a_wide_patch_wholly_inside_the_table_is_no_arm() -> None:
     score = match(found, parse_truth(shot.truth))
     assert score.wrong == 0 and score.right >= score.tiles // 2
 
+
+
+def _table_scene(arm: bool, floor_strips: bool) -> dict[str, object]:
+    """A drawn 600 x 400 frame in Lab (tile length 30 px): a 200 x 280 wood-coloured table on a
+    dark floor, with, if asked, an arm two tile lengths wide coming up from the frame's bottom
+    edge right across the table, or strips of the floor in the table's own colour along the
+    frame's left and right edges, over four tile lengths from the table. Returns the inputs of
+    :func:`occluded` as detect() works them out: the table model's colour everywhere, the
+    foreground, and the table's two outlines."""
+    from referee.vision.occlusion import table_outlines
+
+    table_colour = np.array([150.0, 135.0, 150.0], np.float32)
+    lab = np.empty((400, 600, 3), np.float32)
+    lab[:] = (60.0, 128.0, 132.0)  # the floor
+    lab[60:340, 200:400] = table_colour
+    if floor_strips:
+        lab[:, :70] = lab[:, 530:] = table_colour
+    if arm:
+        lab[60:, 270:330] = (120.0, 150.0, 162.0)  # skin, from the frame's edge over the table
+    table_lab = np.empty_like(lab)
+    table_lab[:] = table_colour
+    loose = (np.linalg.norm(lab - table_lab, axis=2) > 8.0).astype(np.uint8)
+    outlines = table_outlines(1 - loose, VisionConfig().table_piece)
+    assert outlines is not None
+    largest, pieces = outlines
+    return {"lab": lab, "table_lab": table_lab, "loose": loose, "boxes": [], "big": [], "length": 30.0,
+            "table": largest, "pieces": pieces}
+
+
+def test_an_arm_cutting_the_table_in_two_is_seen() -> None:
+    # The arm parts the table's region in two: the one part's hull stops where the arm comes in,
+    # and over it alone no arm is found. Over the hull of both parts it is.
+    from referee.vision.occlusion import occluded
+
+    scene = _table_scene(arm=True, floor_strips=False)
+    largest, pieces = scene["table"], scene["pieces"]
+    assert isinstance(largest, np.ndarray) and isinstance(pieces, np.ndarray)
+    assert not largest[200, 300] and pieces[200, 300]  # the arm lies outside the one part's hull
+    assert occluded(**scene, config=VisionConfig())  # type: ignore[arg-type]
+    assert not occluded(**scene, config=VisionConfig(arm_piece_widest=0.0))  # type: ignore[arg-type]
+
+
+def test_the_floor_taken_in_by_the_pieces_hull_is_no_arm() -> None:
+    # Strips of a floor like the table stretch the pieces' hull over the floor round the table:
+    # that floor is over five tile lengths wide, wider than any arm (arm_piece_widest), and the
+    # clear frame stays clear; counted up to arm_widest (six) wide, it was called occluded.
+    from referee.vision.occlusion import occluded
+
+    scene = _table_scene(arm=False, floor_strips=True)
+    largest, pieces = scene["table"], scene["pieces"]
+    assert isinstance(largest, np.ndarray) and isinstance(pieces, np.ndarray)
+    assert pieces.sum() > 2 * largest.sum()
+    assert not occluded(**scene, config=VisionConfig())  # type: ignore[arg-type]
+    assert occluded(**scene, config=VisionConfig(arm_piece_widest=6.0))  # type: ignore[arg-type]
+
+
+def test_arm_piece_widest_is_checked() -> None:
+    with pytest.raises(ConfigError, match="arm_piece_widest"):
+        VisionConfig(arm_core=2.0, arm_piece_widest=1.5)
+    assert VisionConfig(arm_piece_widest=0.0).arm_piece_widest == 0.0

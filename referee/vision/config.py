@@ -254,6 +254,12 @@ class VisionConfig:
     # Neither cue counts a region wider than this many tile lengths (an arm is at most about 2.5,
     # a hand with a sleeve 3): it is the table itself when the table model was fitted to the floor.
     arm_widest: float = 6.0
+    # The arm cuts the table's largest region in two, and that region's hull may stop where the
+    # arm comes in: the wide-foreground cue is then tried again over the hull of all the table's
+    # pieces (table_piece), counting no part wider than this many tile lengths (that hull may take
+    # in patches of a floor like the table, and the floor round it is wider than any arm; 0 turns
+    # this second try off).
+    arm_piece_widest: float = 4.0
     # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
     max_blob_tiles: float = 40.0
     # A line of tiles running off the frame crosses its edge along at most this many tile lengths
@@ -399,6 +405,7 @@ class VisionConfig:
             ("arm_tiles", self.arm_tiles > 0),
             ("arm_dark", 0 <= self.arm_dark < 1),
             ("arm_widest", self.arm_widest > self.arm_core),
+            ("arm_piece_widest", self.arm_piece_widest == 0 or self.arm_piece_widest > self.arm_core),
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),

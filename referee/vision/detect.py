@@ -274,8 +274,8 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     boxes, big = split_blobs(mask, size, config, face_distance, labels)
     outlines = table_outlines(free, config.table_piece)
     largest, pieces = outlines if outlines is not None else (None, None)
-    return _Segmented(boxes, occluded(lab, table, loose, boxes, big, length, config, largest), pieces, mask, length,
-                      size.measured)
+    arm = occluded(lab, table, loose, boxes, big, length, config, largest, pieces)
+    return _Segmented(boxes, arm, pieces, mask, length, size.measured)
 
 
 def _face_at(mask: np.ndarray, box: Box, along: float, across: float) -> bool:

@@ -123,24 +123,30 @@ def _cores(rest: np.ndarray, length: float, config: VisionConfig) -> np.ndarray:
     return out & rest
 
 
-def _arm_wide(region: np.ndarray, length: float, config: VisionConfig) -> int:
+def _arm_wide(region: np.ndarray, length: float, config: VisionConfig, widest: float | None = None) -> int:
     """The pixels of ``region``'s largest part (an arm is one piece); none when a part is wider
-    than an arm can be (the table model was fitted to the floor: nothing here is to be trusted)."""
+    than an arm can be, ``widest`` tile lengths (``arm_widest`` when None: the table model was
+    fitted to the floor, and nothing here is to be trusted)."""
     if not region.any():
         return 0
     _, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(region, 8, cv2.CV_32S, cv2.CCL_BBDT)
     # The widest part anywhere: twice the largest distance from the region's border.
-    if 2 * float(cv2.distanceTransform(region, cv2.DIST_L2, 5).max()) > config.arm_widest * length:
+    limit = config.arm_widest if widest is None else widest
+    if 2 * float(cv2.distanceTransform(region, cv2.DIST_L2, 5).max()) > limit * length:
         return 0
     return int(stats[1:, cv2.CC_STAT_AREA].max())
 
 
 def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], big: list[np.ndarray],
-             length: float, config: VisionConfig, table: np.ndarray | None) -> bool:
+             length: float, config: VisionConfig, table: np.ndarray | None,
+             pieces: np.ndarray | None = None) -> bool:
     """An arm or hand over the table (see the module's note). ``loose`` is 1 where the frame
     differs from the table model, ``boxes`` are the tiles found, ``big`` the face-mask blobs from
     the frame's edge that are not tiles, ``length`` the tile length, ``table`` the outline of the
-    table's largest region (:func:`table_outlines`), all in the same pixels."""
+    table's largest region and ``pieces`` that of all its pieces (:func:`table_outlines`), all
+    in the same pixels. The wide-foreground cue is tried over ``table``, then over ``pieces``
+    counting nothing wider than ``arm_piece_widest`` tile lengths: an arm cuts the table's
+    region in two, and the largest part's hull may stop where the arm comes in."""
     if table is None:
         return False
     tile_area = length * length / config.aspect
@@ -148,12 +154,23 @@ def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: l
     # the outline's rim (the sliver of floor between a table's straight edge and the hull of
     # its outline is thin, but long enough to weigh as much as an arm).
     k = max(3, round(2 * config.arm_margin * length)) | 1
-    inner = cv2.erode(table, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    inner = cv2.erode(table, disc)
     if any(_arm_wide(blob & inner, length, config) > config.occluder_tiles * tile_area for blob in big):
         return True
+    if _wide_arm(lab, table_lab, loose, boxes, length, config, table, inner, None):
+        return True
+    return config.arm_piece_widest > 0 and pieces is not None and bool((pieces > table).any()) and _wide_arm(
+        lab, table_lab, loose, boxes, length, config, pieces, cv2.erode(pieces, disc), config.arm_piece_widest)
+
+
+def _wide_arm(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
+              config: VisionConfig, table: np.ndarray, inner: np.ndarray, widest: float | None) -> bool:
+    """The wide-foreground cue over the outline ``table`` (``inner``: the outline off its rim),
+    counting no part wider than ``widest`` tile lengths (:func:`_arm_wide`)."""
     rest = _rest(lab, table_lab, loose, boxes, length, config, table)
     wide = _cores(rest, length, config)
-    if _arm_wide(wide, length, config) <= config.arm_tiles * tile_area:
+    if _arm_wide(wide, length, config, widest) <= config.arm_tiles * length * length / config.aspect:
         return False
     # An arm reaches in over the table's edge (or the frame's): foreground lying wholly inside
     # the table, however wide, is the table in other light (a lamp's warm patch on wood).
