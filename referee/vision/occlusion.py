@@ -12,7 +12,13 @@
   inside the table is the table in other light, as a lamp's warm patch on wood).
 
 Neither counts what is far wider than an arm: that is the table itself, seen as foreground when
-the table model was fitted to the floor around it (the frame is then unreadable, not occluded)."""
+the table model was fitted to the floor around it (the frame is then unreadable, not occluded).
+
+"The table" is the hull of its largest region that matches the table model. An arm reaching right
+across the table cuts that region in two, and the larger part's hull then stops where the arm comes
+in. So the second cue is tried again over the hull of all the table's pieces, counting nothing
+wider than an arm and hand can be: that hull may take in patches of a floor like the table, and
+the floor it then holds is wider."""
 
 from __future__ import annotations
 
