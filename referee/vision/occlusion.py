@@ -93,9 +93,9 @@ def _reaches_in(wide: np.ndarray, rest: np.ndarray, rim: np.ndarray) -> bool:
 
 
 def _rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
-          config: VisionConfig, table: np.ndarray) -> np.ndarray:
-    """The foreground over the ``table`` that is neither a found tile nor the table in other
-    light."""
+          config: VisionConfig) -> np.ndarray:
+    """The foreground that is neither a found tile nor the table in other light (anywhere: each
+    outline of the table takes its own part of it)."""
     covered = np.zeros(loose.shape, np.uint8)
     grow = config.arm_margin * length
     for b in boxes:
@@ -109,7 +109,7 @@ def _rest(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list
     # A dark arm on a light table may keep the table's hue (brown skin on pale wood): far darker
     # than the table counts too (a lamp's fall-off the model misses is not that dark).
     other = (da >= config.shadow_chroma ** 2) | (lab[..., 0] < config.arm_dark * table_lab[..., 0])
-    return loose & (1 - covered) & other.view(np.uint8) & table
+    return loose & (1 - covered) & other.view(np.uint8)
 
 
 def _cores(rest: np.ndarray, length: float, config: VisionConfig) -> np.ndarray:
@@ -164,17 +164,19 @@ def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: l
     inner = cv2.erode(table, disc)
     if any(_arm_wide(blob & inner, length, config) > config.occluder_tiles * tile_area for blob in big):
         return True
-    if _wide_arm(lab, table_lab, loose, boxes, length, config, table, inner, None):
+    foreign = _rest(lab, table_lab, loose, boxes, length, config)
+    if _wide_arm(foreign, length, config, table, inner, None):
         return True
     return config.arm_piece_widest > 0 and pieces is not None and bool((pieces > table).any()) and _wide_arm(
-        lab, table_lab, loose, boxes, length, config, pieces, cv2.erode(pieces, disc), config.arm_piece_widest)
+        foreign, length, config, pieces, cv2.erode(pieces, disc), config.arm_piece_widest)
 
 
-def _wide_arm(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], length: float,
-              config: VisionConfig, table: np.ndarray, inner: np.ndarray, widest: float | None) -> bool:
-    """The wide-foreground cue over the outline ``table`` (``inner``: the outline off its rim),
-    counting no part wider than ``widest`` tile lengths (:func:`_arm_wide`)."""
-    rest = _rest(lab, table_lab, loose, boxes, length, config, table)
+def _wide_arm(foreign: np.ndarray, length: float, config: VisionConfig, table: np.ndarray, inner: np.ndarray,
+              widest: float | None) -> bool:
+    """The wide-foreground cue over the outline ``table`` (``inner``: the outline off its rim):
+    the part of ``foreign`` (:func:`_rest`) over it, counting no part wider than ``widest`` tile
+    lengths (:func:`_arm_wide`)."""
+    rest = foreign & table
     wide = _cores(rest, length, config)
     if _arm_wide(wide, length, config, widest) <= config.arm_tiles * length * length / config.aspect:
         return False
