@@ -98,3 +98,41 @@ def test_a_bare_table_has_no_face_colour() -> None:
     lab = np.empty((*SHAPE, 3), np.float32)
     lab[:] = TABLE
     assert face_colour(lab, np.ones(SHAPE, np.float32), np.zeros(SHAPE, np.uint8), VisionConfig()) is None
+
+
+def notched_line(rng: np.random.Generator, tiles: int, length: int) -> np.ndarray:
+    """The foreground of ``tiles`` small tiles (``length`` pixels long) end to end in an L.
+    Every other tile loses three quarters of its width from one long side (seeded) over half
+    its length: a small six's pips merge with each other and with the shadow at its side,
+    leaving a thin strip of face. Every tile's divider leaves a hole in its middle."""
+    fg = np.zeros(SHAPE, np.uint8)
+    width = length // 2
+    down = tiles // 2
+    x0, y0 = 150, 60
+    corner_y = y0 + down * length
+    cv2.rectangle(fg, (x0, y0), (x0 + width - 1, corner_y - 1), 1, -1)
+    cv2.rectangle(fg, (x0, corner_y), (x0 + (tiles - down) * length - 1, corner_y + width - 1), 1, -1)
+    deep = round(3 * width / 4)
+    for t in range(tiles):  # each tile's divider shows as a hole in its middle
+        c = (x0 + width // 2, y0 + t * length + length // 2) if t < down else \
+            (x0 + (t - down) * length + length // 2, corner_y + width // 2)
+        cv2.circle(fg, c, 1, 0, -1)
+    for t in range(1, tiles - 1, 2):
+        side = int(rng.integers(2))
+        if t < down:
+            top, x = y0 + t * length + length // 5, x0 if side == 0 else x0 + width - deep
+            cv2.rectangle(fg, (x, top), (x + deep - 1, top + round(0.55 * length)), 0, -1)
+        else:
+            left, y = x0 + (t - down) * length + length // 5, corner_y if side == 0 else corner_y + width - deep
+            cv2.rectangle(fg, (left, y), (left + round(0.55 * length), y + deep - 1), 0, -1)
+    return fg
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_small_tiles_with_notched_outlines_still_make_arms(seed: int) -> None:
+    # The thin strips of face beside the notches raise low ridges: unsmoothed, a chain of small
+    # tiles looks as uneven as a speckled patch of cloth, and no length came from it.
+    length = 36
+    fg = notched_line(np.random.default_rng(9300 + seed), 14, length)
+    config = VisionConfig()
+    assert arms_length(fg, config) == pytest.approx(length, rel=0.15)

@@ -294,6 +294,10 @@ class VisionConfig:
     # wide all along, the low (30th percentile) height of its distance ridge at least this share
     # of the high (70th); a speckled patch of table is not.
     arm_even: float = 0.75
+    # ... measured on its outline smoothed (opened) by a disc arm_smooth of its width across:
+    # pips at a face's edge bite notches that raise spurs on the ridge (small tiles, where a pip
+    # is a good share of the width), and make a chain look uneven (0 turns this off).
+    arm_smooth: float = 0.4
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
     # Where tiles may lie, when the face colour is chosen: the table's largest region, less the
@@ -416,6 +420,7 @@ class VisionConfig:
             ("size_check", self.size_check >= 0),
             ("face_tries", 1 <= self.face_tries <= 4),
             ("arm_even", 0 <= self.arm_even <= 1),
+            ("arm_smooth", 0 <= self.arm_smooth < 1),
             ("arm_solid", 0 <= self.arm_solid <= 1),
             ("seam_px", self.seam_px >= 1),
         ]

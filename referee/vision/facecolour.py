@@ -178,6 +178,13 @@ def _sampled(u: np.ndarray, u_box: np.ndarray, tiles: np.ndarray, length: float,
     return Colour.of(u_box[tiles])
 
 
+def _ridge(solid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distance transform of a 0/1 mask (padded by a pixel of zeros all round: its own rows
+    and columns may reach its box's sides) and its ridge, where it stands highest locally."""
+    dist = cv2.distanceTransform(cv2.copyMakeBorder(solid, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 5)
+    return dist, (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
+
+
 def _closed_blobs(mask: np.ndarray, kernel: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """The 4-connected blobs of ``mask`` closed by a 3 x 3 ``kernel``, as
     ``cv2.connectedComponentsWithStats`` gives them (count, labels, stats), the same labels,
@@ -250,15 +257,16 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
             # round a face of another class is not an arm).
             if area < config.arm_solid * float(solid.sum()):
                 continue
-            # Zeros round the blob's box: its own rows and columns reach the box's sides.
-            dist = cv2.distanceTransform(cv2.copyMakeBorder(solid, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
-                                         cv2.DIST_L2, 5)
-            ridge = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > 1)
+            dist, ridge = _ridge(solid)
             if not ridge.any():
                 continue
             # The ridge of an arm runs at half its width; spurs into its corners run lower. An arm
-            # is as wide all along (a speckled patch of table is not).
-            low, high = np.percentile(dist[ridge], (30, 70))
+            # is as wide all along (a speckled patch of table is not), once the notches pips bite
+            # in its outline are smoothed away.
+            k = round(config.arm_smooth * 2.0 * float(np.median(dist[ridge])))
+            smooth, even = (dist, ridge) if k < 2 else _ridge(cv2.morphologyEx(
+                solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k | 1, k | 1))))
+            low, high = np.percentile(smooth[even], (30, 70)) if even.any() else (0.0, 1.0)
             if low < config.arm_even * high:
                 continue
             # Its width is read where the ridge stands high: a ragged outline (a photo's colour
