@@ -331,6 +331,33 @@ def test_backs_a_packing_covers_all_but_one_of_are_parted_where_narrow() -> None
     assert all(abs(b.length - 53.3) < 0.15 * 53.3 for b in boxes)
 
 
+def test_a_whole_set_touching_in_one_line_is_split_into_its_tiles() -> None:
+    # All 28 tiles of a double-six set in one line, every tile touching the next (rows joined
+    # by tiles at the turns), a tenth longer than the frame's estimate says (it rests on a lone
+    # tile where the camera sees tiles smaller), and each face's mask grown by its rim: the blob
+    # holds more than 40 estimated tiles, and was once taken for no heap of tiles at all.
+    seen, drawn, width = 40.0, 44, 22
+    mask = np.zeros((300, 520), np.uint8)
+    x0, y0, tiles = 40, 40, 0
+    for row, count in enumerate((9, 8, 9)):
+        y = y0 + row * (drawn + width)
+        left = x0 if row != 1 else x0 + width
+        cv2.rectangle(mask, (left, y), (left + count * drawn - 1, y + width - 1), 1, -1)
+        tiles += count
+        if row < 2:  # the tile at the turn, across the rows' ends
+            x = x0 + 9 * drawn - width if row == 0 else x0
+            cv2.rectangle(mask, (x, y + width), (x + width - 1, y + width + drawn - 1), 1, -1)
+            tiles += 1
+    assert tiles == 28
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    assert mask.sum() / (seen * seen / 2) > 40
+    boxes, big = split_blobs(mask, TileSize(seen), VisionConfig())
+    assert big == []
+    # Packed at the estimated length, a row holds a tile or so more than it does: the runs'
+    # seams put that right later (chain.align_runs).
+    assert tiles <= len(boxes) <= tiles * drawn / seen + 1
+
+
 @pytest.mark.parametrize("seed", [21, 22])
 def test_a_face_down_tile_among_face_up_ones_is_face_down(seed: int) -> None:
     image, truth = draw_tiles(np.random.default_rng(seed), 6, face_down=1, pool=NO_DOUBLE_BLANK)

@@ -260,8 +260,10 @@ class VisionConfig:
     # in patches of a floor like the table, and the floor round it is wider than any arm; 0 turns
     # this second try off).
     arm_piece_widest: float = 4.0
-    # A blob bigger than this many tiles is not a heap of tiles (tiles in a line lie apart enough).
-    max_blob_tiles: float = 40.0
+    # A blob bigger than this many tiles is not a heap of tiles. A whole double-six set may touch
+    # in one line (28 tiles), each face's mask grown by its rim and the frame's length resting on
+    # a far, smaller tile: then it holds some 40 tiles' worth, and must still be split.
+    max_blob_tiles: float = 60.0
     # A line of tiles running off the frame crosses its edge along at most this many tile lengths
     # (a shallow angle, a double crosswise); a blob lying along the edge for longer is the floor
     # beyond the table (or an arm), never tiles, whatever its colour.
