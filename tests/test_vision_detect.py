@@ -358,6 +358,36 @@ def test_a_whole_set_touching_in_one_line_is_split_into_its_tiles() -> None:
     assert tiles <= len(boxes) <= tiles * drawn / seen + 1
 
 
+@pytest.mark.parametrize("angle", [30.0, 38.0, 52.0])
+def test_every_arm_of_a_long_turning_line_is_packed(angle: float) -> None:
+    # A line of play in a Z of three arms, 24 tiles touching end to end, turned so that it
+    # runs diagonally across the frame. Turned upright to be packed, such a blob reaches past
+    # the corners of its own box: one whole arm once fell off the canvas and was never packed.
+    length, width = 50.0, 25.0
+    a = math.radians(angle)
+    u, v = np.array([math.cos(a), math.sin(a)]), np.array([math.sin(a), -math.cos(a)])
+    centres: list[tuple[np.ndarray, np.ndarray]] = []
+    at = np.array([40.0, 900.0 - 8 * length * u[1]]) + 0.5 * length * u
+    for arm, turn in ((u, v), (v, u), (u, None)):
+        for _ in range(8):
+            centres.append((at.copy(), arm))
+            at = at + length * arm
+        if turn is not None:  # the next arm starts beside this one's end, at right angles
+            end = at - 0.5 * length * arm
+            at = end - 0.5 * width * arm + 0.5 * (width + length) * turn
+    mask = np.zeros((1000, 1300), np.uint8)
+    for c, arm in centres:
+        side = np.array([-arm[1], arm[0]])
+        corners = [c + sa * 0.5 * length * arm + sb * 0.5 * width * side
+                   for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+    assert mask[0].sum() == mask[-1].sum() == mask[:, 0].sum() == mask[:, -1].sum() == 0
+    boxes, _ = split_blobs(mask, TileSize(length), VisionConfig())
+    missed = [c for c, _ in centres if min(math.dist(c, (b.cx, b.cy)) for b in boxes) > 0.3 * length]
+    assert missed == []
+    assert len(boxes) <= len(centres) + 1
+
+
 @pytest.mark.parametrize("seed", [21, 22])
 def test_a_face_down_tile_among_face_up_ones_is_face_down(seed: int) -> None:
     image, truth = draw_tiles(np.random.default_rng(seed), 6, face_down=1, pool=NO_DOUBLE_BLANK)

@@ -126,7 +126,11 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     big = cv2.copyMakeBorder(blob, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     centre = (big.shape[1] / 2, big.shape[0] / 2)
     rot = cv2.getRotationMatrix2D(centre, theta, 1.0)
-    size = (big.shape[1], big.shape[0])
+    # The turned blob on a canvas that holds all of it: a long blob turned by tens of degrees
+    # reaches past its own box's corners (an arm of a line of play was cut off so, unpacked).
+    cos, sin = abs(rot[0, 0]), abs(rot[0, 1])
+    size = (math.ceil(big.shape[1] * cos + big.shape[0] * sin), math.ceil(big.shape[1] * sin + big.shape[0] * cos))
+    rot[:, 2] += (size[0] / 2 - centre[0], size[1] / 2 - centre[1])
     upright = cv2.warpAffine(big, rot, size, flags=cv2.INTER_NEAREST)
     # Pips at a tile's edge bite notches into its blob: close them before fitting rectangles.
     k = max(3, round(0.2 * width)) | 1
