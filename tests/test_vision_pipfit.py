@@ -90,6 +90,51 @@ def test_a_box_in_a_line_is_placed_on_its_own_tile_or_given_no_place(seed: int) 
         _placed_or_none(image, truth, off, pips, config, contrast)
 
 
+def corner(rng: np.random.Generator) -> tuple[np.ndarray, Box, tuple[int, int]]:
+    """A frame holding a drawn tile with the next tile of a legal line laid at a right angle
+    against the side of its end (the line turns a corner there), at a random angle; the first
+    tile's true box (packed) and pips."""
+    a, b, c = (int(v) for v in rng.choice(7, size=3))
+    while a == b or b == c:
+        a, b, c = (int(v) for v in rng.choice(7, size=3))
+    shape = (360, 480)
+    angle, side = float(rng.uniform(0, 360)), float(rng.choice([-1, 1]))
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    vx, vy = -uy * side, ux * side
+    x, y = shape[1] / 2, shape[0] / 2
+    canvas = lay(table(rng, FELT, shape=shape), sprite((a, b), IVORY, DARK_INK), x, y, angle)
+    along, out = (L - W) / 2, (L + W) / 2
+    canvas = lay(canvas, sprite((b, c), IVORY, DARK_INK), x + ux * along + vx * out, y + uy * along + vy * out,
+                 angle + 90 * side)
+    return finish(canvas, rng), Box(x, y, float(L), float(W), angle, True), (a, b)
+
+
+def test_a_packed_box_too_long_at_a_corner_is_not_turned_onto_the_next_tiles_pips() -> None:
+    # Packed at a length a tenth or more too long, a box at a corner of a line takes in a pip of
+    # the tile laid across its end; the pips then centre on a line turned toward it, and a box
+    # turned so read a rendered 5-1 as a sure 5-2. A packed box lies along its blob's edges: it
+    # is placed along its tile, or given no place.
+    config = VisionConfig()
+    rng = np.random.default_rng(9400)
+    placed = 0
+    for _ in range(30):
+        image, truth, pips = corner(rng)
+        contrast = _contrast(image, truth, config)
+        shift = float(rng.uniform(0, 0.1)) * L
+        a = math.radians(truth.angle)
+        off = dataclasses.replace(truth, cx=truth.cx + math.cos(a) * shift, cy=truth.cy + math.sin(a) * shift,
+                                  length=float(rng.uniform(1.1, 1.25)) * L)
+        found = on_pips(image, off, contrast, config)
+        if found is None:
+            continue
+        placed += 1
+        turn = (found.angle - truth.angle) % 180.0
+        assert min(turn, 180.0 - turn) <= 5.0, (pips, found)
+        got = read_at(image, found, config, contrast)
+        assert got.confidence < config.min_confidence or sorted(got.pips or ()) == sorted(pips), (pips, got)
+    assert placed >= 5
+
+
 def test_a_black_tiles_box_is_placed_on_its_white_pips() -> None:
     config = VisionConfig()
     rng = np.random.default_rng(8500)
@@ -117,6 +162,7 @@ def test_a_rendered_line_reads_more_tiles_on_their_pips() -> None:
 
 def test_the_pip_fit_settings_are_checked() -> None:
     for bad in ({"pip_fit_room": 0.9}, {"pip_fit_steps": -1}, {"pip_fit_spread": 0.0}, {"pip_fit_turn": 60.0},
+                {"pip_fit_packed_turn": -1.0},
                 {"pip_fit_reach": 0.0}, {"pip_fit_least": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]

@@ -162,7 +162,9 @@ class VisionConfig:
     # of its sides, centre (each half's pip pattern is symmetric about the half's centre),
     # pip_fit_steps times over; the reading there stands as one on a divider does. Not when the
     # two halves' pips lie further apart or nearer than half a tile by more than pip_fit_spread
-    # of it, or the line through them turns by more than pip_fit_turn degrees, or the rectangle
+    # of it, or the line through them turns by more than pip_fit_turn degrees (a packed
+    # rectangle, which lies along its blob's edges, by more than pip_fit_packed_turn in all: its
+    # own tile's pips do not turn it far, a neighbour's pip taken in does), or the rectangle
     # would move by more than pip_fit_reach of a tile length, or fewer than pip_fit_least pips
     # show (one or two, a speck or a back's grain, placed a sure 1-1 on a rendered pastel back;
     # 0 steps turns this off).
@@ -171,6 +173,7 @@ class VisionConfig:
     pip_fit_least: int = 3
     pip_fit_spread: float = 0.25
     pip_fit_turn: float = 10.0
+    pip_fit_packed_turn: float = 5.0
     pip_fit_reach: float = 0.35
     # A tile packed among touching ones gets the second look too, but its rectangle is less sure
     # of its place: it needs relook_packed_support agreeing sure readings (of the 24; of the 48
@@ -380,6 +383,7 @@ class VisionConfig:
             ("pip_fit_least", self.pip_fit_least >= 1),
             ("pip_fit_spread", 0 < self.pip_fit_spread < 1),
             ("pip_fit_turn", 0 <= self.pip_fit_turn <= 45),
+            ("pip_fit_packed_turn", 0 <= self.pip_fit_packed_turn <= 45),
             ("pip_fit_reach", 0 < self.pip_fit_reach <= 1),
             ("relook_support", self.relook_support >= 0),
             ("relook_packed_support", self.relook_packed_support >= 0),

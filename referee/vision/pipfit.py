@@ -45,7 +45,8 @@ def on_pips(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) 
     ``pip_fit_steps`` times over, each from the box the last found. None when the pips do not
     settle it: fewer than ``pip_fit_least`` pips, the halves' pips further apart or nearer than half a tile by more than
     ``pip_fit_spread`` of it (a neighbour's pip taken in, or a pip lost), a turn over
-    ``pip_fit_turn`` degrees, or a move of more than ``pip_fit_reach`` of the tile's length."""
+    ``pip_fit_turn`` degrees (over ``pip_fit_packed_turn`` in all for a packed box), or a move
+    of more than ``pip_fit_reach`` of the tile's length."""
     if config.pip_fit_steps <= 0:
         return None
     now = box
@@ -72,5 +73,9 @@ def on_pips(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) 
         centre = np.array([now.cx, now.cy]) + mid[0] * u + mid[1] * v
         now = dataclasses.replace(now, cx=float(centre[0]), cy=float(centre[1]), angle=now.angle + turn)
     if math.dist((now.cx, now.cy), (box.cx, box.cy)) > config.pip_fit_reach * box.length:
+        return None
+    # A packed rectangle lies along its blob's edges: its own tile's pips do not turn it far (a
+    # neighbour's pip taken in does).
+    if box.packed and abs(now.angle - box.angle) > config.pip_fit_packed_turn:
         return None
     return now
