@@ -19,7 +19,8 @@ from referee.vision.config import VisionConfig
 from referee.vision.medians import channel_medians, channel_medians_of, median, row_medians
 from referee.vision.read import Reading, decide, gather, gather_many, rectify, relook
 from referee.vision.refine import snap
-from referee.vision.split import Box
+from referee.vision.size import TileSize
+from referee.vision.split import Box, split_blobs
 
 SHAPE = (240, 320)
 
@@ -510,3 +511,25 @@ def test_a_faint_half_beside_a_dark_one_is_never_read_as_a_sure_blank(seed: int)
         blank = read_at(plain, plain_box, config, contrast)
         assert blank.pips == (pips[0], 0) and blank.halves[1] >= config.min_confidence, blank
     assert judged_by_frame >= 4, "the faint halves should stand under half_floor, judged by the frame"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_double_across_a_line_is_locked_in_place_and_fitted_to_its_own_length(seed: int) -> None:
+    # Packed at a tile length a tenth too long (a tilted camera sees the far tiles smaller than
+    # the frame's length), a double across a line still shows its own length: both its ends lie
+    # free on the table. It is locked in place and fitted along to its face, as a lone tile is
+    # (a rendered far 2-2 boxed a sixth too long read a sure 1-2); the tiles along the line are
+    # not locked.
+    config = VisionConfig()
+    image, true_box, _ = crossed_double(np.random.default_rng(9100 + seed))
+    mask = (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) > 150).astype(np.uint8)
+    boxes, _ = split_blobs(mask, TileSize(1.1 * L), config)
+    free = [b for b in boxes if b.locked]
+    assert len(boxes) == 3 and len(free) == 1 and all(b.packed for b in boxes)
+    double = free[0]
+    assert math.dist((double.cx, double.cy), (true_box.cx, true_box.cy)) < 0.1 * W
+    turn = (double.angle - true_box.angle) % 180.0
+    assert min(turn, 180.0 - turn) < 5.0
+    fitted = snap(image, double, config.snap_reach, keep_length=not double.locked)
+    assert fitted.length == pytest.approx(L, rel=0.08)
+    assert math.dist((fitted.cx, fitted.cy), (true_box.cx, true_box.cy)) < 0.05 * L

@@ -269,7 +269,7 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
             side = sides[int(np.argmin([abs(t - u) for u in ts]))]
             aligned.add(len(out))
             out.append(dataclasses.replace(members[0], cx=cx + ux * t - uy * side, cy=cy + uy * t + ux * side,
-                                           length=min(length, period)))
+                                           length=min(length, period), locked=False))
     out.extend(boxes[i] for i in packed if i not in done)
     return out, aligned
 

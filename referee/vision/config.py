@@ -273,7 +273,9 @@ class VisionConfig:
     edge_contact: float = 2.5
     # Packing places first the tiles that are locked in place (a double crosswise on a line, a
     # tile boxed in): where a rectangle of pack_lock of a tile's size fits and can slide by at
-    # most pack_slide of its sides (pack_lock 1 turns this off).
+    # most pack_slide of its sides (pack_lock 1 turns this off). A locked tile is fitted to its
+    # face along its length too, as a lone tile is: the frame's length may be off where it lies
+    # (a far 2-2 across a line, boxed a sixth too long, read a sure 1-2).
     pack_lock: float = 0.8
     pack_slide: float = 0.3
     # A blob of touching tiles is packed with tiles as wide as the blob itself is where it is

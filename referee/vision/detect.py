@@ -473,8 +473,12 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     items: list[tuple[np.ndarray, Evidence, bool]] = []
     fulls: list[Box] = []
     for box in boxes:
-        full = Box(box.cx / scale, box.cy / scale, box.length / scale, box.width / scale, box.angle, box.packed)
-        fulls.append(snap(image, full, config.snap_reach, keep_length=box.packed))
+        full = dataclasses.replace(box, cx=box.cx / scale, cy=box.cy / scale, length=box.length / scale,
+                                   width=box.width / scale)
+        # A packed rectangle keeps the frame's tile length (its neighbours' faces run on past
+        # its ends), but for one locked in place (a double across a line, its ends free): it is
+        # fitted along to its face as a lone tile is.
+        fulls.append(snap(image, full, config.snap_reach, keep_length=box.packed and not box.locked))
     every = [full.corners() for full in fulls]
     found = gather_many([rectify(image, corners, c) for corners in every], config)
     for corners, evidence, legible in zip(every, found, _legible([f.length for f in fulls], config.min_cell_px),

@@ -28,6 +28,7 @@ class Box:
     width: float
     angle: float
     packed: bool = False  # placed in a blob of touching tiles (its position along the line is a guess)
+    locked: bool = False  # packed where nothing else fits (a double across a line): its place is no guess
 
     def corners(self) -> np.ndarray:
         """Four corners, (4, 2): the first two on one long side, from one short end to the other."""
@@ -140,19 +141,19 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
     inv = cv2.invertAffineTransform(rot)
     boxes: list[Box] = []
 
-    def place(x: int, y: int, index: int) -> None:
+    def place(x: int, y: int, index: int, locked: bool = False) -> None:
         kx, ky = (max(3, round(length)), max(3, round(width)))[::1 if index == 0 else -1]
         x0, y0 = x - kx // 2, y - ky // 2
         uncovered[max(0, y0):y0 + ky, max(0, x0):x0 + kx] = 0
         bx, by = inv @ np.array([x, y, 1.0])
         angle = theta if index == 0 else theta + 90.0
-        boxes.append(Box(float(bx - pad), float(by - pad), length, width, angle, True))
+        boxes.append(Box(float(bx - pad), float(by - pad), length, width, angle, True, locked))
 
     free = upright
     if config.pack_lock < 1:
         # First the tiles locked in place: a double crosswise on a line sticks out on both sides,
         # and a rectangle nearly its size fits there and nowhere near (one along the line slides).
-        locked = []
+        pinned = []
         for index, (lx, ly) in enumerate(((length, width), (width, length))):
             strict = cv2.erode(upright, cv2.getStructuringElement(
                 cv2.MORPH_RECT, (max(1, round(config.pack_lock * lx)), max(1, round(config.pack_lock * ly)))))
@@ -160,12 +161,12 @@ def _pack(blob: np.ndarray, length: float, width: float, config: VisionConfig) -
             for i in range(1, count):
                 sx, sy = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
                 if sx <= config.pack_slide * lx + 1 and sy <= config.pack_slide * ly + 1:
-                    locked.append((float(stats[i, cv2.CC_STAT_AREA]), round(cents[i][0]), round(cents[i][1]), index))
-        for _, x, y, index in sorted(locked):
+                    pinned.append((float(stats[i, cv2.CC_STAT_AREA]), round(cents[i][0]), round(cents[i][1]), index))
+        for _, x, y, index in sorted(pinned):
             kx, ky = (max(3, round(length)), max(3, round(width)))[::1 if index == 0 else -1]
             x0, y0 = x - kx // 2, y - ky // 2
             if uncovered[max(0, y0):y0 + ky, max(0, x0):x0 + kx].sum() >= config.pack_lock * full:
-                place(x, y, index)
+                place(x, y, index, locked=True)
         if boxes:
             free = (uncovered > 0).astype(np.uint8)
     shapes = []
