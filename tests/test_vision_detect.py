@@ -579,6 +579,35 @@ def test_two_boxes_on_one_tile_make_one_tile_uncertain_when_they_disagree() -> N
     assert _one_per_place([first, apart]) == (first, apart)
 
 
+def test_a_set_holds_each_tile_once() -> None:
+    # Rendered frame line-ivory-12: a box across the seam beside a 2-2 read that double again,
+    # surely, 21 px from the box on it, and the frame held a sure tile nobody laid. Read alike
+    # at one place, the two are one tile, the surer standing; read alike far apart, one of them
+    # is misread and which cannot be told.
+    from referee.vision.detect import _one_of_each
+
+    def at(pips: tuple[int, int], x: float, confidence: float = 0.9) -> TileReading:
+        corners = ((x - 40, 80.0), (x + 40, 80.0), (x + 40, 120.0), (x - 40, 120.0))
+        return TileReading(pips, ((x - 20, 100.0), (x + 20, 100.0)), corners, (x, 100.0), confidence, False,
+                           (confidence, confidence))
+
+    double, across, other = at((2, 2), 200.0, 0.55), at((2, 2), 230.0, 0.52), at((6, 2), 280.0)
+    assert _one_of_each((double, across, other)) == (double, other)
+    assert _one_of_each((across, double, other)) == (double, other)
+    far = at((2, 6), 500.0)
+    kept = _one_of_each((double, other, far))
+    assert [t.pips for t in kept] == [(2, 2), (6, 2), (2, 6)]
+    assert [t.uncertain for t in kept] == [False, True, True]
+    # An unsure reading far off is a guess: it casts no doubt on a sure one.
+    unsure = dataclasses.replace(far, confidence=0.2, uncertain=True)
+    assert _one_of_each((double, other, unsure)) == (double, other, unsure)
+    two_sets = VisionConfig(one_set=False)
+    assert VisionConfig.from_json({"one_set": False}) == two_sets
+    assert VisionConfig.from_json(two_sets.to_json()) == two_sets
+    with pytest.raises(ValueError, match="one_set: expected true or false"):
+        VisionConfig.from_json({"one_set": 0})
+
+
 # -- 3. rendered frames -----------------------------------------------------------------------
 # Six seeded stills at 1280x720 mixing kinds and styles (seeds 11..16 taken in order, none
 # picked for how the detector does on it).

@@ -114,6 +114,9 @@ class VisionConfig:
     run_refine: float = 0.1
     # Each tile's rectangle is fitted to its face within this share of its sides.
     snap_reach: float = 0.15
+    # The tiles are of one set, which holds each tile once: two read alike are one tile seen
+    # twice, or one of them is misread (False for a table playing with two sets).
+    one_set: bool = True
     # Rectified tile: pixels per half-square side.
     cell_px: int = 32
     # Pip evidence: a grid position holds a pip when its contrast exceeds this share of the
@@ -465,7 +468,10 @@ class VisionConfig:
                 value = (float(value[0]), float(value[1]))
             elif key == "tile_px" and value is None:
                 pass
-            elif isinstance(default, bool) or isinstance(value, bool):
+            elif isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise ConfigError(f"{where}: {key}: expected true or false, got {value!r}")
+            elif isinstance(value, bool):
                 raise ConfigError(f"{where}: {key}: expected a number, got {value!r}")
             elif isinstance(default, int) and not isinstance(default, bool):
                 if not isinstance(value, int):

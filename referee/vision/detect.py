@@ -536,7 +536,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                                  round(reading.confidence, 3),
                                  reading.confidence < config.min_confidence or not legible or straddle,
                                  (round(each[0], 3), round(each[1], 3))))
-    return Detection(w, h, False, _one_per_place(tiles), tuple(down))
+    placed = _one_per_place(tiles)
+    return Detection(w, h, False, _one_of_each(placed) if config.one_set else placed, tuple(down))
 
 
 def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
@@ -557,3 +558,28 @@ def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
         elif sorted(out[same].pips) != sorted(t.pips) and not out[same].uncertain:
             out[same] = dataclasses.replace(out[same], uncertain=True, half_confidence=(0.0, 0.0))
     return tuple(out)
+
+
+def _one_of_each(tiles: tuple[TileReading, ...]) -> tuple[TileReading, ...]:
+    """The tiles with each tile of the set at most once read surely. Two read alike within
+    ``_SAME`` of a tile's length of each other are one tile seen twice (a box across the seam
+    beside a double reads that double again): the surer stands alone. Read alike further
+    apart, both surely, one of them is misread and which cannot be told: both are uncertain."""
+    out: list[TileReading | None] = list(tiles)
+    for i in range(len(tiles)):
+        for j in range(i + 1, len(tiles)):
+            a, u = out[i], out[j]
+            if a is None or u is None or sorted(a.pips) != sorted(u.pips):
+                continue
+            c = a.corners
+            length = max(math.dist(c[0], c[1]), math.dist(c[1], c[2]))
+            if math.dist(a.center, u.center) < _SAME * length:
+                keep = a if (not a.uncertain, a.confidence) >= (not u.uncertain, u.confidence) else u
+                out[i], out[j] = keep, None
+            elif not a.uncertain and not u.uncertain:
+                out[i] = dataclasses.replace(a, uncertain=True, half_confidence=(0.0, 0.0))
+                out[j] = dataclasses.replace(u, uncertain=True, half_confidence=(0.0, 0.0))
+    return tuple(t for t in out if t is not None)
+
+
+_SAME = 0.6  # centres nearer than this share of a tile's length: one place (end to end is 1)
