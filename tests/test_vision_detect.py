@@ -767,16 +767,16 @@ def test_a_wood_tables_plank_seams_do_not_cut_the_tiles_off_the_table() -> None:
 
 
 def test_a_frame_left_unsure_is_read_again_on_the_next_likeliest_face_colour() -> None:
-    # A rendered 1280 x 720 frame (seed 60601, frame 24 of a reveal set): the colour class whose
-    # blobs looked most like tiles was not the faces', and the frame read 8 of its 19 tiles right
-    # and 3 false ones. Read again on the runner-up, it reads more tiles surely, and that reading
-    # stands.
-    shot = render_still("reveal", np.random.default_rng([60601, 24]), Options(size=(1280, 720), tilt_max=20.0))
+    # A rendered 1280 x 720 frame (seed 60601, frame 27 of a reveal set): read on the colour
+    # class whose blobs looked most like tiles, it read 13 of its 18 tiles right, one false.
+    # Read again on the runner-up, it reads more tiles surely, and that reading stands. (Frame
+    # 24 of the set showed this until the packing held whole lines at a slant: read once, it
+    # now reads as well as twice.)
+    shot = render_still("reveal", np.random.default_rng([60601, 27]), Options(size=(1280, 720), tilt_max=20.0))
     truth = parse_truth(shot.truth)
     once = match(detect(shot.image, VisionConfig(face_tries=1)), truth)
     twice = match(detect(shot.image), truth)
-    assert once.right <= 9 and once.false >= 3
-    assert twice.right >= once.right + 3 and twice.wrong == 0 and twice.false <= 1
+    assert twice.right >= once.right + 3 and twice.wrong == 0 and twice.false <= once.false
 
 
 def test_a_frame_read_surely_or_with_a_prior_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
