@@ -17,9 +17,10 @@ from referee.render.generate import Options
 from referee.render.stills import render_still
 from referee.vision import VisionConfig, detect
 from referee.vision.evaluate import match, parse_truth
-from referee.vision.pipfit import on_pips
+from referee.vision.pipfit import on_pips, pip_lengths
 from referee.vision.read import Reading, gather, rectify
 from referee.vision.split import Box
+from referee.vision.types import TileReading, point, quad
 
 
 def _contrast(image: np.ndarray, box: Box, config: VisionConfig) -> float:
@@ -160,9 +161,33 @@ def test_a_rendered_line_reads_more_tiles_on_their_pips() -> None:
     assert placed.right > unplaced.right
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_pips_show_the_tile_length_whatever_the_rectangle(seed: int) -> None:
+    # Each half's pips centre on the half, so the halves' centres lie half a tile apart: read on
+    # rectangles up to a sixth too long (the outlines a frame's length is measured on take in
+    # side walls and shadows) and a little off along, the tiles show their own length by their
+    # pips. A blank half, or a tile read unsure, shows nothing.
+    config = VisionConfig()
+    rng = np.random.default_rng(9500 + seed)
+    for pips in [(6, 4), (5, 3), (2, 1), (3, 3), (1, 6)]:
+        image, box = one_tile(rng, pips)
+        for stretch in (1.0, 1.08, 1.16):
+            off = dataclasses.replace(moved(box, float(rng.uniform(-0.04, 0.04)), 0.0), length=box.length * stretch)
+            tile = TileReading(pips, ((0.0, 0.0), (0.0, 0.0)), quad(off.corners()), point((off.cx, off.cy)), 0.9)
+            ((x, y, length),) = pip_lengths(image, [tile], config)
+            assert length == pytest.approx(L, rel=0.04), (pips, stretch)
+            assert (x, y) == tile.center
+    image, box = one_tile(rng, (0, 5))
+    blank = TileReading((0, 5), ((0.0, 0.0), (0.0, 0.0)), quad(box.corners()), point((box.cx, box.cy)), 0.9)
+    assert pip_lengths(image, [blank], config) == []
+    image, box = one_tile(rng, (4, 5))
+    unsure = TileReading((4, 5), ((0.0, 0.0), (0.0, 0.0)), quad(box.corners()), point((box.cx, box.cy)), 0.3, True)
+    assert pip_lengths(image, [unsure], config) == []
+
+
 def test_the_pip_fit_settings_are_checked() -> None:
     for bad in ({"pip_fit_room": 0.9}, {"pip_fit_steps": -1}, {"pip_fit_spread": 0.0}, {"pip_fit_turn": 60.0},
-                {"pip_fit_packed_turn": -1.0},
+                {"pip_fit_packed_turn": -1.0}, {"pip_length": 1.0},
                 {"pip_fit_reach": 0.0}, {"pip_fit_least": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]

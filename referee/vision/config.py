@@ -294,6 +294,10 @@ class VisionConfig:
     # the length the face colour was found with is checked: both are tried, and the one reading
     # more tiles surely stands (0 turns this off).
     size_check: float = 0.1
+    # The tiles read surely show the tile length by their pips, free of side walls and shadows:
+    # where it strays more than pip_length from the length read at, the frame is read again at
+    # it (0 turns this off).
+    pip_length: float = 0.05
     # A frame that leaves some tile unsure is read again on the next likeliest face colour (the
     # colour class whose blobs look next most like tiles: its side walls and shadows may outdo a
     # pale set's faces), up to face_tries guesses in all; a reading with more tiles read surely
@@ -429,6 +433,7 @@ class VisionConfig:
             ("size_tiles", self.size_tiles >= 3),
             ("size_margin", 0 <= self.size_margin < 1),
             ("size_check", self.size_check >= 0),
+            ("pip_length", 0 <= self.pip_length < 1),
             ("face_tries", 1 <= self.face_tries <= 4),
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_smooth", 0 <= self.arm_smooth < 1),

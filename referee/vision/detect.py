@@ -16,7 +16,7 @@ from referee.vision.divider import Stretch, on_divider
 from referee.vision.facecolour import face_colours
 from referee.vision.images import ImageError
 from referee.vision.occlusion import occluded, table_outlines
-from referee.vision.pipfit import on_pips
+from referee.vision.pipfit import on_pips, pip_lengths
 from referee.vision.profile import Profile
 from referee.vision.read import (
     Evidence,
@@ -197,6 +197,7 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
     if seg.occluded:
         return Detection(w, h, True, face=own)
     found_tiles = _boxes_read(image, view, seg, scale, config, w, h)
+    length = seg.length
     if known is None and seg.measured < 3 and config.size_check > 0 \
             and abs(seg.length / seen_length - 1) > config.size_check \
             and _surely(found_tiles) < max(1, len(found_tiles.tiles)):
@@ -208,7 +209,21 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
         if not other.occluded:
             again = _boxes_read(image, view, other, scale, config, w, h)
             if _surely(again) > _surely(found_tiles):
-                found_tiles = again
+                found_tiles, length = again, seen_length
+    if known is None and config.pip_length > 0 and _surely(found_tiles) < len(found_tiles.tiles):
+        # The outlines the length was measured on take in the tiles' side walls and shadows;
+        # the pips of the tiles read surely do not: where they show a length more than
+        # pip_length off, and not every tile read surely, the frame is read again at the length
+        # they show, and stands when it reads more tiles surely and leaves none more unsure.
+        samples = [(x * scale, y * scale, n * scale) for x, y, n in pip_lengths(image, found_tiles.tiles, config)]
+        if len(samples) >= 3:
+            field = TileSize.fit(samples, config.size_tiles, config.size_margin, float(max(view.image.shape[:2])))
+            if abs(field.length / length - 1) > config.pip_length:
+                other = _segment(view, u, face, config, field, seen_length)
+                if not other.occluded:
+                    again = _boxes_read(image, view, other, scale, config, w, h)
+                    if _better(again, found_tiles):
+                        found_tiles = again
     return dataclasses.replace(found_tiles, face=own)
 
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from referee.vision.config import VisionConfig
-from referee.vision.read import gather, rectify, strong_peaks
+from referee.vision.read import gather, gather_many, rectify, strong_peaks
 from referee.vision.split import Box
+from referee.vision.types import TileReading
 
-__all__ = ["on_pips"]
+__all__ = ["on_pips", "pip_lengths"]
 
 
 def _centres(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) -> list[np.ndarray | None] | None:
@@ -79,3 +81,24 @@ def on_pips(image: np.ndarray, box: Box, contrast: float, config: VisionConfig) 
     if box.packed and abs(now.angle - box.angle) > config.pip_fit_packed_turn:
         return None
     return now
+
+
+def pip_lengths(image: np.ndarray, tiles: Sequence[TileReading],
+                config: VisionConfig) -> list[tuple[float, float, float]]:
+    """The tile length each tile read surely with pips on both halves shows by its pips, where
+    it lies (x, y, length; frame pixels): each half's pips centre on the half, so the halves'
+    centres lie half a tile apart, whatever the tile's side walls and shadow add to its
+    outline, or the frame's tile length to its rectangle. (A rectangle shorter than its tile
+    finds the pips by its ends inwards, and shows the tile shorter still.)"""
+    sure = [t for t in tiles if not t.uncertain and min(t.pips) > 0]
+    corners = [np.array(t.corners, np.float64) for t in sure]
+    found = gather_many([rectify(image, c, config.cell_px) for c in corners], config)
+    out = []
+    for tile, c, evidence in zip(sure, corners, found, strict=True):
+        # Each half's pips against its own strongest (the contrast 0 leaves that cut alone).
+        first, second = strong_peaks(evidence, 0.0, config)
+        if not len(first) or not len(second):
+            continue
+        cells = float(second[:, 0].mean() - first[:, 0].mean())  # the halves' centres apart, in cells
+        out.append((tile.center[0], tile.center[1], cells * math.dist(c[0], c[1])))
+    return out
