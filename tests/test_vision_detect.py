@@ -779,6 +779,18 @@ def test_a_frame_left_unsure_is_read_again_on_the_next_likeliest_face_colour() -
     assert twice.right >= once.right + 3 and twice.wrong == 0 and twice.false <= once.false
 
 
+def test_a_frame_is_read_again_at_the_tile_length_its_pips_show() -> None:
+    # A rendered 1280 x 720 frame (seed 60611, frame 18 of a reveal set): the tile length from
+    # the tiles' outlines (side walls and shadows in them) left 8 of its 23 tiles unsure. The
+    # tiles read surely show the length by their pips; read again at it, the frame reads more
+    # tiles surely, and that reading stands.
+    shot = render_still("reveal", np.random.default_rng([60611, 18]), Options(size=(1280, 720), tilt_max=20.0))
+    truth = parse_truth(shot.truth)
+    outlines = match(detect(shot.image, VisionConfig(pip_length=0)), truth)
+    pips = match(detect(shot.image), truth)
+    assert pips.wrong == 0 and pips.right >= outlines.right + 2 and pips.false <= outlines.false
+
+
 def test_a_frame_read_surely_or_with_a_prior_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # The runner-up face colour is tried only when a tile is left unsure: a frame whose tiles all
     # read surely is read once, as with face_tries 1.
