@@ -560,6 +560,13 @@ def test_bad_inputs_raise_image_error(bad: Any) -> None:
     assert isinstance(caught.value, ValueError)
 
 
+def tile_at(pips: tuple[int, int], x: float, confidence: float = 0.9) -> TileReading:
+    """A tile read surely at ``confidence``, 80 x 40 px, lying along x with its centre at (x, 100)."""
+    corners = ((x - 40, 80.0), (x + 40, 80.0), (x + 40, 120.0), (x - 40, 120.0))
+    return TileReading(pips, ((x - 20, 100.0), (x + 20, 100.0)), corners, (x, 100.0), confidence, False,
+                       (confidence, confidence))
+
+
 def test_two_boxes_on_one_tile_make_one_tile_uncertain_when_they_disagree() -> None:
     # Rendered hand 9301-000, frame 65: a box found by its shape lay 4 px from a run's box on
     # the same tile, reading 1-0 at 0.86 where the run's read 4-0 (the truth); the referee
@@ -567,15 +574,10 @@ def test_two_boxes_on_one_tile_make_one_tile_uncertain_when_they_disagree() -> N
     # differently, which is right cannot be told.
     from referee.vision.detect import _one_per_place
 
-    def at(pips: tuple[int, int], x: float, confidence: float = 0.9) -> TileReading:
-        corners = ((x - 40, 80.0), (x + 40, 80.0), (x + 40, 120.0), (x - 40, 120.0))
-        return TileReading(pips, ((x - 20, 100.0), (x + 20, 100.0)), corners, (x, 100.0), confidence, False,
-                           (confidence, confidence))
-
-    first, other, apart = at((4, 0), 200.0, 0.5), at((1, 0), 204.0, 0.86), at((2, 3), 290.0)
+    first, other, apart = tile_at((4, 0), 200.0, 0.5), tile_at((1, 0), 204.0, 0.86), tile_at((2, 3), 290.0)
     (one, two) = _one_per_place([first, other, apart])
     assert (one.pips, one.uncertain, two) == ((4, 0), True, apart)
-    assert _one_per_place([first, at((0, 4), 205.0), apart]) == (first, apart)
+    assert _one_per_place([first, tile_at((0, 4), 205.0), apart]) == (first, apart)
     assert _one_per_place([first, apart]) == (first, apart)
 
 
@@ -586,15 +588,10 @@ def test_a_set_holds_each_tile_once() -> None:
     # is misread and which cannot be told.
     from referee.vision.detect import _one_of_each
 
-    def at(pips: tuple[int, int], x: float, confidence: float = 0.9) -> TileReading:
-        corners = ((x - 40, 80.0), (x + 40, 80.0), (x + 40, 120.0), (x - 40, 120.0))
-        return TileReading(pips, ((x - 20, 100.0), (x + 20, 100.0)), corners, (x, 100.0), confidence, False,
-                           (confidence, confidence))
-
-    double, across, other = at((2, 2), 200.0, 0.55), at((2, 2), 230.0, 0.52), at((6, 2), 280.0)
+    double, across, other = tile_at((2, 2), 200.0, 0.55), tile_at((2, 2), 230.0, 0.52), tile_at((6, 2), 280.0)
     assert _one_of_each((double, across, other)) == (double, other)
     assert _one_of_each((across, double, other)) == (double, other)
-    far = at((2, 6), 500.0)
+    far = tile_at((2, 6), 500.0)
     kept = _one_of_each((double, other, far))
     assert [t.pips for t in kept] == [(2, 2), (6, 2), (2, 6)]
     assert [t.uncertain for t in kept] == [False, True, True]
