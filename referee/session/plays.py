@@ -21,15 +21,18 @@ from referee.session.stabilise import StableState
 class Plays(RefereeBase):
     """The part of the referee that turns new face-up tiles into plays and illegal placements."""
 
-    def _standing(self, pieces: list[Piece], decided: dict[str, int], table_names: set[str]
+    def _standing(self, pieces: list[Piece], decided: dict[str, int], order: list[str]
                   ) -> tuple[list[Piece], dict[str, Piece]]:
         """The line as it stands in this state: the pieces (``decided``: the tiles read surely, by
-        index) with the line's tiles read doubtfully, or not at all, put where they were last seen,
-        and the piece of each tile of the line."""
+        index) with the line's tiles (``order``: as :meth:`on_table` lists them) read doubtfully,
+        or not at all, put where they were last seen, and the piece of each tile of the line.
+        The tiles are placed in that order: two may claim one box, and which gets it must not
+        hang on the process (a set of names iterates in an order its hash seed sets)."""
+        table_names = set(order)
         table_pieces = {n: pieces[i] for n, i in decided.items() if n in table_names}
         used = set(decided.values())
         pieces = list(pieces)
-        for name in table_names:  # a table tile read doubtfully now is still the tile played there
+        for name in order:  # a table tile read doubtfully now is still the tile played there
             last = self._last_seen.get(name)
             if last is None or name in table_pieces:
                 continue
@@ -61,21 +64,22 @@ class Plays(RefereeBase):
         return pieces, table_pieces
 
     def _plays(self, state: StableState, pieces: list[Piece], decided: dict[str, int], events: list[Event]) -> None:
-        table_names = set(self.on_table())
+        order = self.on_table()
+        table_names = set(order)
         for name in list(self.pending):
             if name not in decided:
                 del self.pending[name]  # the illegal tile was taken back
                 self._retracted.add(name)
                 if (where := self._pending_at.pop(name, None)) is not None:
                     self._forget(where)
-        known = [self._last_seen[n] for n in table_names if n in self._last_seen]
+        known = [self._last_seen[n] for n in order if n in self._last_seen]
         # A doubtful find over a table tile, or read as a table tile beside where it lies (a box
         # straddling it and its neighbour: tiles are unique), is that tile, not a new one.
         unknown_new = [p for p, t in zip(pieces, state.tiles, strict=True)
                        if not t.decided and not any(self._at(p, k) or k.outside(p.centre) == 0 for k in known)
                        and not self._doubled(p, table_names)]
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
-        pieces, table_pieces = self._standing(pieces, decided, table_names)
+        pieces, table_pieces = self._standing(pieces, decided, order)
         if not table_names:
             if not new:
                 return

@@ -197,11 +197,12 @@ class Referee(Plays, Draws, Shown):
         last = self.hand.move(-1)
         if last.kind != "play" or str(last.tile) not in self._last_seen:
             return False
-        table_names = set(self.on_table())
+        order = self.on_table()
+        table_names = set(order)
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         # The line as the plays see it: a tile of it vision reads doubtfully, or lost, in this
         # state stands where it was last seen (a tile laid against an unread spinner is laid).
-        pieces, table_pieces = self._standing(pieces, decided, table_names)
+        pieces, table_pieces = self._standing(pieces, decided, order)
         found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
         laid = [pieces[i] for name, i in decided.items()
                 if name not in table_names and name not in self.pending
