@@ -786,6 +786,11 @@ def test_a_frame_is_read_again_at_the_tile_length_its_pips_show() -> None:
     outlines = match(detect(shot.image, VisionConfig(pip_length=0)), truth)
     pips = match(detect(shot.image), truth)
     assert pips.wrong == 0 and pips.right >= outlines.right + 2 and pips.false <= outlines.false
+    # With a prior (the face colour and length the frames before agree on) the frame is read
+    # once: the frames settle the length, and a session's frames must agree on it.
+    prior = detect(shot.image).face
+    assert prior is not None
+    assert detect(shot.image, prior=prior) == detect(shot.image, VisionConfig(pip_length=0), prior=prior)
 
 
 def test_a_frame_read_surely_or_with_a_prior_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -296,7 +296,7 @@ class VisionConfig:
     size_check: float = 0.1
     # The tiles read surely show the tile length by their pips, free of side walls and shadows:
     # where it strays more than pip_length from the length read at, the frame is read again at
-    # it (0 turns this off).
+    # it (0 turns this off). Not with a prior: the frames before settle the length.
     pip_length: float = 0.05
     # A frame that leaves some tile unsure is read again on the next likeliest face colour (the
     # colour class whose blobs look next most like tiles: its side walls and shadows may outdo a

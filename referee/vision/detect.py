@@ -210,11 +210,14 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
             again = _boxes_read(image, view, other, scale, config, w, h)
             if _surely(again) > _surely(found_tiles):
                 found_tiles, length = again, seen_length
-    if known is None and config.pip_length > 0 and _surely(found_tiles) < len(found_tiles.tiles):
+    if known is None and prior is None and config.pip_length > 0 \
+            and _surely(found_tiles) < len(found_tiles.tiles):
         # The outlines the length was measured on take in the tiles' side walls and shadows;
         # the pips of the tiles read surely do not: where they show a length more than
         # pip_length off, and not every tile read surely, the frame is read again at the length
         # they show, and stands when it reads more tiles surely and leaves none more unsure.
+        # Not with a prior: the frames before settle the length (read again at another, a
+        # rendered hand's frames lost three plays).
         samples = [(x * scale, y * scale, n * scale) for x, y, n in pip_lengths(image, found_tiles.tiles, config)]
         if len(samples) >= 3:
             field = TileSize.fit(samples, config.size_tiles, config.size_margin, float(max(view.image.shape[:2])))
