@@ -117,6 +117,9 @@ class VisionConfig:
     # The tiles are of one set, which holds each tile once: two read alike are one tile seen
     # twice, or one of them is misread (False for a table playing with two sets).
     one_set: bool = True
+    # ... and two read alike with centres nearer than one_set_place of a tile's length lie at
+    # one place (end to end they lie a length apart).
+    one_set_place: float = 0.6
     # Rectified tile: pixels per half-square side.
     cell_px: int = 32
     # Pip evidence: a grid position holds a pip when its contrast exceeds this share of the
@@ -434,6 +437,7 @@ class VisionConfig:
             ("size_margin", 0 <= self.size_margin < 1),
             ("size_check", self.size_check >= 0),
             ("pip_length", 0 <= self.pip_length < 1),
+            ("one_set_place", 0 < self.one_set_place < 1),
             ("face_tries", 1 <= self.face_tries <= 4),
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_smooth", 0 <= self.arm_smooth < 1),

@@ -205,11 +205,9 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
         # tile and its shadow, may pass for one), and not every tile read surely: the length the
         # face colour was found with is tried too, and the reading with more tiles read surely
         # stands.
-        other = _segment(view, u, face, config, TileSize(seen_length), seen_length)
-        if not other.occluded:
-            again = _boxes_read(image, view, other, scale, config, w, h)
-            if _surely(again) > _surely(found_tiles):
-                found_tiles, length = again, seen_length
+        again = _read_at(image, view, u, face, config, TileSize(seen_length), seen_length, scale)
+        if again is not None and _surely(again) > _surely(found_tiles):
+            found_tiles, length = again, seen_length
     if known is None and prior is None and config.pip_length > 0 \
             and _surely(found_tiles) < len(found_tiles.tiles):
         # The outlines the length was measured on take in the tiles' side walls and shadows;
@@ -222,12 +220,21 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
         if len(samples) >= 3:
             field = TileSize.fit(samples, config.size_tiles, config.size_margin, float(max(view.image.shape[:2])))
             if abs(field.length / length - 1) > config.pip_length:
-                other = _segment(view, u, face, config, field, seen_length)
-                if not other.occluded:
-                    again = _boxes_read(image, view, other, scale, config, w, h)
-                    if _better(again, found_tiles):
-                        found_tiles = again
+                again = _read_at(image, view, u, face, config, field, seen_length, scale)
+                if again is not None and _better(again, found_tiles):
+                    found_tiles = again
     return dataclasses.replace(found_tiles, face=own)
+
+
+def _read_at(image: np.ndarray, view: _View, u: np.ndarray, face: Colour, config: VisionConfig, size: TileSize,
+             seen_length: float, scale: float) -> Detection | None:
+    """The frame segmented and read again at the tile length ``size`` (work pixels); None when
+    that segmentation finds an arm over the table."""
+    other = _segment(view, u, face, config, size, seen_length)
+    if other.occluded:
+        return None
+    h, w = image.shape[:2]
+    return _boxes_read(image, view, other, scale, config, w, h)
 
 
 def _surely(found: Detection) -> int:
@@ -555,7 +562,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
                                  reading.confidence < config.min_confidence or not legible or straddle,
                                  (round(each[0], 3), round(each[1], 3))))
     placed = _one_per_place(tiles)
-    return Detection(w, h, False, _one_of_each(placed) if config.one_set else placed, tuple(down))
+    return Detection(w, h, False, _one_of_each(placed, config.one_set_place) if config.one_set else placed,
+                     tuple(down))
 
 
 def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
@@ -578,9 +586,9 @@ def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
     return tuple(out)
 
 
-def _one_of_each(tiles: tuple[TileReading, ...]) -> tuple[TileReading, ...]:
+def _one_of_each(tiles: tuple[TileReading, ...], near: float = 0.6) -> tuple[TileReading, ...]:
     """The tiles with each tile of the set at most once read surely. Two read alike within
-    ``_SAME`` of a tile's length of each other are one tile seen twice (a box across the seam
+    ``near`` of a tile's length of each other are one tile seen twice (a box across the seam
     beside a double reads that double again): the surer stands alone. Read alike further
     apart, both surely, one of them is misread and which cannot be told: both are uncertain."""
     out: list[TileReading | None] = list(tiles)
@@ -591,13 +599,10 @@ def _one_of_each(tiles: tuple[TileReading, ...]) -> tuple[TileReading, ...]:
                 continue
             c = a.corners
             length = max(math.dist(c[0], c[1]), math.dist(c[1], c[2]))
-            if math.dist(a.center, u.center) < _SAME * length:
+            if math.dist(a.center, u.center) < near * length:
                 keep = a if (not a.uncertain, a.confidence) >= (not u.uncertain, u.confidence) else u
                 out[i], out[j] = keep, None
             elif not a.uncertain and not u.uncertain:
                 out[i] = dataclasses.replace(a, uncertain=True, half_confidence=(0.0, 0.0))
                 out[j] = dataclasses.replace(u, uncertain=True, half_confidence=(0.0, 0.0))
     return tuple(t for t in out if t is not None)
-
-
-_SAME = 0.6  # centres nearer than this share of a tile's length: one place (end to end is 1)
