@@ -1557,6 +1557,31 @@ def test_referee_config_rejects_bad_values_naming_the_field(field: str, value: A
     assert repr(value) in str(caught.value)
 
 
+def test_draws_put_down_before_a_tile_the_rules_pin_down_go_to_the_next_player() -> None:
+    """Player 1's 4-3 lay at the right end, never read clearly, while player 0 drew: the
+    referee, not knowing of the play, gave the draw to player 1. Then player 0 laid 4-1 against
+    the unread tile's far half, and the rules pin it down as 4-3, laid before the draw: the
+    referee takes the draw back, plays 4-3 for player 1, draws again for player 0, and plays
+    4-1 for player 0 (rendered hand 9302-000 held two tiles too many at its end without this)."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    unread = tile(3, 4, 480, 300, uncertain=True)
+    assert ref.observe(state(3, OPEN_63, unread, down=14)) == []
+    ref.observe(state(4, OPEN_63, unread, down=13))
+    drawn = ref.observe(state(5, OPEN_63, unread, down=13))
+    assert [(e.kind, e.player) for e in drawn if e.kind is Kind.DRAW] == [(Kind.DRAW, 1)]
+    got = ref.observe(state(6, OPEN_63, unread, tile(4, 1, 560, 300), down=13))
+    assert [(e.kind, e.tile, e.player, e.reason) for e in got] == [
+        (Kind.UNDO, None, 1, "draw"), (Kind.PLAY, "4-3", 1, None), (Kind.DRAW, None, 0, None),
+        (Kind.PLAY, "4-1", 0, None)]
+    assert got[1].inferred and got[1].frame == 3
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("play", 1), ("draw", 0), ("play", 0)]
+    resumed = Referee(FIVES)
+    resumed.restore(ref.history)
+    assert resumed.hand.moves == ref.hand.moves and resumed.hand.turn == ref.hand.turn == 1
+
+
 def test_a_state_read_badly_does_not_count_towards_a_take_back() -> None:
     ref = opened(config=RefereeConfig(takeback_states=2))
     ref.observe(state(2, OPEN_63, RIGHT_34))

@@ -223,14 +223,17 @@ class Plays(RefereeBase):
             name = str(tile)
             if name in table_pieces or name in self.pending or any(name_of(q.pips) == name for q in new):
                 continue
-            seat = self._seat()
+            when = self._age(u)
             try:
-                points = self.hand.play(Play(tile, end), seat=seat)
+                seat, points, redraw = self._lay(tile, end, when)
             except IllegalAction:
                 continue
             self._last_seen[name] = table_pieces[name] = dataclasses.replace(u, pips=pips, uncertain=False)
-            self._emit(events, Event(self._age(u), Kind.PLAY, tile=name, end=end.value, player=seat,
-                                     points=points, inferred=True))
+            play = Event(when, Kind.PLAY, tile=name, end=end.value, player=seat, points=points, inferred=True)
+            if redraw:
+                self._redraw(state, redraw, play, events)
+            else:
+                self._emit(events, play)
             self._after_play(state, events)
             return True
         return False
@@ -417,18 +420,10 @@ class Plays(RefereeBase):
             if placement.touching != value and value in tile and self._explained(state, name):
                 reason = "mismatch"
         if reason is None and end is not None:
-            # Draws the referee put down after the tile was laid (it was read too late): the
-            # tile came first, and the draws were the next player's.
-            redraw = self._draws_since(when)
-            for _ in redraw:
-                self.hand.undo()
-            seat = self._seat()
             try:
-                points = self.hand.play(Play(tile, end), seat=seat)
+                seat, points, redraw = self._lay(tile, end, when)
             except IllegalAction as error:
                 reason = error.reason.value
-                for event in reversed(redraw):  # as they were
-                    self.hand.draw(seat=event.player, unseen=True)
                 seat = self._seat()
             else:
                 self.pending.pop(name, None)
@@ -468,6 +463,24 @@ class Plays(RefereeBase):
         self._pending_at[name] = p
         self._emit(events, Event(when, Kind.ILLEGAL, tile=name, end=None if end is None else end.value,
                                  reason=reason, player=seat))
+
+    def _lay(self, tile: Tile, end: End, when: int) -> tuple[int, int, list[Event]]:
+        """Play ``tile`` on ``end`` as laid at frame ``when``: the seat that laid it, the points
+        and the draws taken back first (newest first). Draws the referee put down after the tile
+        was laid (it was read, or pinned down, too late) came after it, and were the next
+        player's: they are taken back before the play, for :meth:`_redraw` to put down again.
+        An illegal play raises :class:`IllegalAction`, the draws left as they were."""
+        redraw = self._draws_since(when)
+        for _ in redraw:
+            self.hand.undo()
+        seat = self._seat()
+        try:
+            points = self.hand.play(Play(tile, end), seat=seat)
+        except IllegalAction:
+            for event in reversed(redraw):  # as they were
+                self.hand.draw(seat=event.player, unseen=True)
+            raise
+        return seat, points, redraw
 
     def _draws_since(self, frame: int) -> list[Event]:
         """The draws logged after ``frame`` that are the hand's last moves, with no play, pass
