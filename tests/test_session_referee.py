@@ -754,6 +754,61 @@ def test_a_pile_read_as_a_few_more_or_fewer_tiles_is_no_draw() -> None:
     assert ref.observe(state(8, OPEN_63, down=11)) == [Event(7, Kind.DRAW, player=1)]
 
 
+def test_backs_missed_when_the_boneyard_was_counted_join_it_and_a_draw_from_them_is_seen() -> None:
+    """Vision read the boneyard as 12 backs when the hand opened (touching backs boxed as
+    fewer); the rules say it holds 14, and the states since show 14. The two backs join once
+    the last states all show them, and a draw from one of them is seen (rendered hand 9302-009
+    missed three draws so, and its referee took the drawer to be out)."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=12))
+    ref.observe(state(2, OPEN_63, down=12))
+    for frame in (3, 4, 5, 6):
+        assert ref.observe(state(frame, OPEN_63, down=14)) == []
+    assert ref.hand.held_count(1) == 7
+    assert ref.observe(state(7, OPEN_63, down=13)) == []
+    assert ref.observe(state(8, OPEN_63, down=13)) == [Event(7, Kind.DRAW, player=1)]
+    assert ref.hand.held_count(1) == 8
+
+
+def test_backs_beyond_what_the_boneyard_holds_never_join_it() -> None:
+    """Two more backs than the rules leave in the boneyard (the table's grain taken for backs),
+    shown state after state and then gone, are no draws."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    for frame in (3, 4, 5, 6, 7):
+        assert ref.observe(state(frame, OPEN_63, down=16)) == []
+    for frame in (8, 9, 10):
+        assert ref.observe(state(frame, OPEN_63, down=14)) == []
+    assert ref.hand.held_count(1) == 7 and ref.hand.boneyard_size() == 14
+
+
+def test_a_draw_is_seen_through_a_state_that_takes_the_table_for_more_backs() -> None:
+    """A back went (player 1 drew); the next state took the table's grain for three backs
+    more, elsewhere, while the drawn tile's place stayed empty: the state after that one
+    confirms the draw (rendered hand 9302-009 lost a draw so, and took the drawer to be out)."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    assert ref.observe(state(3, OPEN_63, down=13)) == []
+    grain = dataclasses.replace(state(4, OPEN_63, down=16),
+                                face_down_at=(*boneyard(13), (600.0, 500.0), (650.0, 500.0), (700.0, 500.0)))
+    assert ref.observe(grain) == []
+    assert ref.observe(state(5, OPEN_63, down=13)) == [Event(3, Kind.DRAW, player=1)]
+    assert ref.hand.held_count(1) == 8
+
+
+def test_places_beyond_what_the_boneyard_holds_are_no_draws_when_they_empty() -> None:
+    """The boneyard was counted as 16 backs when the hand opened, two more than the rules leave
+    in it: when those two places and a third empty, that is one draw, not three."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=16))
+    ref.observe(state(2, OPEN_63, down=16))
+    assert ref.observe(state(3, OPEN_63, down=13)) == []
+    assert ref.observe(state(4, OPEN_63, down=13)) == [Event(3, Kind.DRAW, player=1)]
+    assert ref.hand.held_count(1) == 8 and ref.hand.boneyard_size() == 13
+
+
 def test_face_down_tiles_pushed_about_are_no_draw() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, down=14))

@@ -107,8 +107,10 @@ class RefereeBase:
         self._pile: int | None = None  # the boneyard's backs before any draw the referee saw
         self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie
         # places emptied in one state, waiting for the next: (places, frame, moves so far, draws)
-        self._tentative: tuple[list[tuple[float, float]], int, int, int] | None = None
+        # Draws awaiting the next state: emptied places, frame, move index, count, states waited.
+        self._tentative: tuple[list[tuple[float, float]], int, int, int, int] | None = None
         self._down_counts: list[int] = []  # face-down counts of the last stable states
+        self._backs_seen: list[list[tuple[float, float]]] = []  # face-down places of the last stable states
         self.gone: dict[str, int] = {}
         self.reported: set[tuple[str, ...]] = set()
         self.waiting_reveal = False

@@ -20,12 +20,14 @@ class Draws(RefereeBase):
         too (a tile vision missed in one state is no draw), and only as many as the places
         newly showing a face-down tile do not make up (tiles pushed about). The draws then go
         in where they happened: by the player to move then, before any play since. Both states
-        must show that many fewer face-down tiles in all, too.
+        must show that many fewer face-down tiles in all, too; a state between them that shows
+        more, the places still empty, leaves it to the next (up to ``boneyard_states``).
 
         Vision may take a plain back for a face it cannot read: no place where any tile lies,
         even one read face up, is emptied."""
         here = list(state.face_down_at)
         window = self.config.boneyard_states
+        self._backs_seen = [*self._backs_seen, here][-window:]
         if not self.hand.table.size or not self.rules.drawing or self.face_down is None:
             self.face_down, self._boneyard_at, self._tentative = len(here), here, None
             self._down_counts = [*self._down_counts, len(here)][-window:]
@@ -39,22 +41,57 @@ class Draws(RefereeBase):
             return not any(math.dist(p, q) < reach for q in [*here, *lying])
 
         if self._tentative is not None:
-            places, frame, index, drawn = self._tentative
+            places, frame, index, drawn, waited = self._tentative
             self._tentative = None
-            if all(empty(p) for p in places) and len(here) <= len(self._boneyard_at) - drawn:
-                self._confirm_draws(drawn, frame, index, events)
-                self._boneyard_at = [p for p in self._boneyard_at if p not in places]
-                self.face_down = len(self._boneyard_at)
-                self._down_counts = []
+            if all(empty(p) for p in places):
+                if len(here) <= len(self._boneyard_at) - drawn:
+                    self._confirm_draws(drawn, frame, index, events)
+                    self._boneyard_at = [p for p in self._boneyard_at if p not in places]
+                    self.face_down = len(self._boneyard_at)
+                    self._down_counts = []
+                elif waited + 1 < window:
+                    # The places stay empty, but the state shows more backs in all (it took the
+                    # table's grain or a pile's seams for backs): a later state says.
+                    self._tentative = (places, frame, index, drawn, waited + 1)
+        excess = len(self._boneyard_at) - self.hand.boneyard_size()
+        if excess > 0:
+            # More places than the boneyard holds backs (the deal and the draws say how many):
+            # vision took something else for backs when it was counted, or a draw went in
+            # without a place (a player who seemed out laid a tile): places found empty are
+            # those, as many as there are too many, and none is a draw.
+            stale = [p for p in self._boneyard_at if empty(p)][:excess]
+            self._boneyard_at = [p for p in self._boneyard_at if p not in stale]
+            self.face_down = len(self._boneyard_at)
+        self._missed_backs(here, reach)
         missing = [p for p in self._boneyard_at if empty(p)]
         appeared = [q for q in here if not any(math.dist(p, q) < reach for p in self._boneyard_at)]
         # No more draws than the count fell below the lowest of the last states' counts: a pile of
         # touching face-down tiles is read as a few more or fewer from state to state.
         floor = min(self._down_counts, default=len(self._boneyard_at))
         drawn = min(len(missing) - len(appeared), floor - len(here))
-        if drawn > 0 and len(here) < len(self._boneyard_at):
-            self._tentative = (missing, state.frame, self.hand.move_count(), drawn)
+        if self._tentative is None and drawn > 0 and len(here) < len(self._boneyard_at):
+            self._tentative = (missing, state.frame, self.hand.move_count(), drawn, 0)
         self._down_counts = [*self._down_counts, len(here)][-window:]
+
+    def _missed_backs(self, here: list[tuple[float, float]], reach: float) -> None:
+        """Backs vision missed when the boneyard was counted (touching backs boxed as fewer):
+        places no back of the boneyard lay at, where each of the last ``boneyard_states``
+        states shows one, join the boneyard, when the rules leave room for them all (the deal
+        and the draws say how many backs it holds). Otherwise a draw from them is never seen,
+        and the player who drew is taken to hold a tile fewer."""
+        room = self.hand.boneyard_size() - len(self._boneyard_at)
+        if room <= 0 or len(self._backs_seen) < self.config.boneyard_states:
+            return
+
+        def near(p: tuple[float, float], places: list[tuple[float, float]]) -> bool:
+            return any(math.dist(p, q) < reach for q in places)
+
+        new = [q for q in here if not near(q, self._boneyard_at) and all(near(q, seen) for seen in self._backs_seen)]
+        if new and len(new) <= room:
+            self._boneyard_at = [*self._boneyard_at, *new]
+            self.face_down = len(self._boneyard_at)
+            if self._pile is not None:
+                self._pile += len(new)
 
     def _tile_reach(self, state: StableState) -> float:
         """A tile's width in this state's pixels: how far a place may shift and stay the place

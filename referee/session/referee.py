@@ -405,6 +405,7 @@ class Referee(Plays, Draws, Shown):
         self._tentative = None
         self._boneyard_at = []
         self._down_counts = []
+        self._backs_seen = []
         self._last_seen = {}
         self._present = {}
         self._lost_at = -1
