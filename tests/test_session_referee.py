@@ -809,6 +809,22 @@ def test_places_beyond_what_the_boneyard_holds_are_no_draws_when_they_empty() ->
     assert ref.hand.held_count(1) == 8 and ref.hand.boneyard_size() == 13
 
 
+def test_a_run_of_frames_grown_by_a_frame_does_not_confirm_its_own_draws() -> None:
+    """Vision lost four backs in the last frames before an arm came: the run of frames showing
+    fewer backs grew by a frame, and the next run shows them all again. No draw: the run grown
+    is mostly the same frames, not a second look (rendered hand 9302-007 gave a player four
+    draws so)."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    lost = state(3, OPEN_63, down=10)
+    assert ref.observe(lost) == []
+    assert ref.observe(dataclasses.replace(lost, last=5, frames=3)) == []
+    for frame in (7, 8):
+        assert ref.observe(state(frame, OPEN_63, down=14)) == []
+    assert ref.hand.held_count(1) == 7 and ref.hand.boneyard_size() == 14
+
+
 def test_face_down_tiles_pushed_about_are_no_draw() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, down=14))

@@ -17,7 +17,8 @@ class Draws(RefereeBase):
     def _draws(self, state: StableState, events: list[Event]) -> None:
         """Face-down tiles gone from their places after the opening are draws (before it, the
         deal takes tiles). A place counts as emptied once the next stable state shows it empty
-        too (a tile vision missed in one state is no draw), and only as many as the places
+        too (a tile vision missed in one state is no draw; the same run of frames grown by a
+        frame is no next state: mostly the same frames, read the same way), and only as many as the places
         newly showing a face-down tile do not make up (tiles pushed about). The draws then go
         in where they happened: by the player to move then, before any play since. Both states
         must show that many fewer face-down tiles in all, too; a state between them that shows
@@ -40,7 +41,7 @@ class Draws(RefereeBase):
         def empty(p: tuple[float, float]) -> bool:
             return not any(math.dist(p, q) < reach for q in [*here, *lying])
 
-        if self._tentative is not None:
+        if self._tentative is not None and state.frame > self._tentative[1]:
             places, frame, index, drawn, waited = self._tentative
             self._tentative = None
             if all(empty(p) for p in places):
