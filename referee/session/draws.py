@@ -18,11 +18,12 @@ class Draws(RefereeBase):
         """Face-down tiles gone from their places after the opening are draws (before it, the
         deal takes tiles). A place counts as emptied once the next stable state shows it empty
         too (a tile vision missed in one state is no draw; the same run of frames grown by a
-        frame is no next state: mostly the same frames, read the same way), and only as many as the places
-        newly showing a face-down tile do not make up (tiles pushed about). The draws then go
-        in where they happened: by the player to move then, before any play since. Both states
-        must show that many fewer face-down tiles in all, too; a state between them that shows
-        more, the places still empty, leaves it to the next (up to ``boneyard_states``).
+        frame is no next state: mostly the same frames, read the same way), and only as many
+        as the places newly showing a face-down tile do not make up (tiles pushed about). The
+        draws then go in where they happened: by the player to move then, before any play
+        since. Both states must show that many fewer face-down tiles in all, too; a state
+        between them that shows more, the places still empty, leaves it to the next (up to
+        ``boneyard_states``).
 
         Vision may take a plain back for a face it cannot read: no place where any tile lies,
         even one read face up, is emptied."""
