@@ -588,16 +588,17 @@ def test_a_set_holds_each_tile_once() -> None:
     # is misread and which cannot be told.
     from referee.vision.detect import _one_of_each
 
+    near = VisionConfig().one_set_place
     double, across, other = tile_at((2, 2), 200.0, 0.55), tile_at((2, 2), 230.0, 0.52), tile_at((6, 2), 280.0)
-    assert _one_of_each((double, across, other)) == (double, other)
-    assert _one_of_each((across, double, other)) == (double, other)
+    assert _one_of_each((double, across, other), near) == (double, other)
+    assert _one_of_each((across, double, other), near) == (double, other)
     far = tile_at((2, 6), 500.0)
-    kept = _one_of_each((double, other, far))
+    kept = _one_of_each((double, other, far), near)
     assert [t.pips for t in kept] == [(2, 2), (6, 2), (2, 6)]
     assert [t.uncertain for t in kept] == [False, True, True]
     # An unsure reading far off is a guess: it casts no doubt on a sure one.
     unsure = dataclasses.replace(far, confidence=0.2, uncertain=True)
-    assert _one_of_each((double, other, unsure)) == (double, other, unsure)
+    assert _one_of_each((double, other, unsure), near) == (double, other, unsure)
     two_sets = VisionConfig(one_set=False)
     assert VisionConfig.from_json({"one_set": False}) == two_sets
     assert VisionConfig.from_json(two_sets.to_json()) == two_sets

@@ -586,7 +586,7 @@ def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
     return tuple(out)
 
 
-def _one_of_each(tiles: tuple[TileReading, ...], near: float = 0.6) -> tuple[TileReading, ...]:
+def _one_of_each(tiles: tuple[TileReading, ...], near: float) -> tuple[TileReading, ...]:
     """The tiles with each tile of the set at most once read surely. Two read alike within
     ``near`` of a tile's length of each other are one tile seen twice (a box across the seam
     beside a double reads that double again): the surer stands alone. Read alike further
