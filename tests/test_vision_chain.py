@@ -263,3 +263,58 @@ def test_the_face_beyond_a_run_is_its_own_only_where_nothing_lies_beside_it() ->
     assert lo == 30.0 and hi == 300.0
     lo, _ = _face_ends(profile, 30.0, 290.0, 12.0)  # the face runs on past what was asked:
     assert lo == 30.0  # no end seen, none taken (a table as light as the faces)
+
+
+def test_a_run_between_two_doubles_laid_across_it_ends_at_them() -> None:
+    # A run's profile along its line (ink across it, strip pixels) as a black set shows it: faint
+    # seams, bright dividers, and no end where the face gives way, since at each end the face runs
+    # on into a double laid across the line. The tiles lie with gaps (each period a little over
+    # a tile's length), and the packer put its boxes a tile's length apart from the first double.
+    # The boxes square to the run at either end (the doubles) say where it ends: fitted between
+    # them its ends and count are right; fitted on its lines alone, its dividers pull it astray.
+    from referee.vision.chain import _fit
+
+    config = VisionConfig()
+    n, length, tiles, start = 520, 48.0, 8, 40.0
+    xs = np.arange(n, dtype=np.float64)
+    astray = 0
+    for seed in range(20):
+        rng = np.random.default_rng(6200 + seed)
+        seams = start + np.concatenate([[0.0], np.cumsum(length * (1 + rng.uniform(0.0, 0.07, tiles)))])
+        profile = 3.0 + rng.normal(0, 0.5, n)
+        for k in range(tiles):
+            profile += 30.0 * np.exp(-0.5 * ((xs - (seams[k] + seams[k + 1]) / 2) / 0.8) ** 2)
+            if k:
+                profile += 6.0 * np.exp(-0.5 * ((xs - seams[k]) / 0.8) ** 2)
+        packed = (start, start + tiles * length)
+        args = (profile.astype(np.float32), length, *packed, tiles, config, start, float(seams[-1]), 0.06, None)
+        fit = _fit(*args, (True, True))
+        assert fit is not None
+        lo, hi, count, _ = fit
+        assert (count, round(abs(lo - start)) <= 3, round(abs(hi - seams[-1])) <= 3) == (tiles, True, True)
+        alone = _fit(*args, (False, False))
+        assert alone is not None
+        astray += alone[2] != tiles or abs(alone[0] - start) > 3 or abs(alone[1] - seams[-1]) > 3
+    assert astray >= 10
+
+
+def test_a_run_read_unsure_is_read_again_fitted_to_end_at_its_doubles() -> None:
+    # Rendered black sets on laminate (held-out line 27, 4032x3024): a run between two doubles
+    # laid across it was fitted a little short, and its boxes drifted onto its seams. Fitted to
+    # end at the doubles it reads its tiles (align_runs gives that fit beside the first; the
+    # reading tells which lies on the tiles). A run read surely where it lies stays there.
+    from referee.vision.detect import _read
+    from referee.vision.split import Box
+
+    image, truth = seen_from_a_side(np.random.default_rng(6300), 7, 0.0)
+    h, w = image.shape[:2]
+    config = VisionConfig()
+    on = [Box(d.center[0], d.center[1], L, L / 2, 0.0, True) for d in truth]
+    first = truth[0].center[0] - L / 2
+    short = [Box(first + (k + 0.5) * 0.88 * L, d.center[1], L, L / 2, 0.0, True) for k, d in enumerate(truth)]
+    run = list(range(len(truth)))
+    assert problems(_read(image, short, 1.0, config, w, h), truth) != []
+    assert problems(_read(image, short, 1.0, config, w, h, abutting=[(run, on)]), truth) == []
+    assert problems(_read(image, on, 1.0, config, w, h, abutting=[(run, short)]), truth) == []
+    # Off by its setting (run_rephase 0: no run is read again), the boxes stand as they are.
+    assert problems(_read(image, short, 1.0, VisionConfig(run_rephase=0), w, h, abutting=[(run, on)]), truth) != []

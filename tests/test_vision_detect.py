@@ -781,11 +781,13 @@ def test_a_frame_is_read_again_at_the_tile_length_its_pips_show() -> None:
     # A rendered 1280 x 720 frame (seed 60611, frame 18 of a reveal set): the tile length from
     # the tiles' outlines (side walls and shadows in them) left 8 of its 23 tiles unsure. The
     # tiles read surely show the length by their pips; read again at it, the frame reads more
-    # tiles surely, and that reading stands.
+    # tiles surely, and that reading stands. (With a run read again to end at its doubles,
+    # run_abut, two more of its tiles read surely on the way, and their pips give a length that
+    # reads the frame no better: it reads 13 tiles right, not 16. Off here, to see the re-read.)
     shot = render_still("reveal", np.random.default_rng([60611, 18]), Options(size=(1280, 720), tilt_max=20.0))
     truth = parse_truth(shot.truth)
-    outlines = match(detect(shot.image, VisionConfig(pip_length=0)), truth)
-    pips = match(detect(shot.image), truth)
+    outlines = match(detect(shot.image, VisionConfig(pip_length=0, run_abut=0)), truth)
+    pips = match(detect(shot.image, VisionConfig(run_abut=0)), truth)
     assert pips.wrong == 0 and pips.right >= outlines.right + 2 and pips.false <= outlines.false
     # With a prior (the face colour and length the frames before agree on) the frame is read
     # once: the frames settle the length, and a session's frames must agree on it.

@@ -65,10 +65,12 @@ def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
 
 
 def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy: float,
-          width: float) -> tuple[float, float]:
+          width: float) -> tuple[float, float, bool, bool]:
     """How far the run's line is free either side (along it, from ``cx, cy``): up to the
-    nearest other box lying across its band, such as a double crosswise that ends it."""
+    nearest other box lying across its band, such as a double crosswise that ends it; and
+    whether that box, on either side, lies square to the run (as such a double does)."""
     lo, hi = -math.inf, math.inf
+    lo_square = hi_square = False
     inside = set(run)
     ts = [(boxes[i].cx - cx) * ux + (boxes[i].cy - cy) * uy for i in run]
     first, last = min(ts), max(ts)
@@ -80,11 +82,13 @@ def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy:
         across = pts @ (-uy, ux)
         if across.max() < -0.25 * width or across.min() > 0.25 * width:  # off its middle half
             continue
-        if along.min() >= last:
-            hi = min(hi, float(along.min()))
-        elif along.max() <= first:
-            lo = max(lo, float(along.max()))
-    return lo, hi
+        turn = (c.angle - math.degrees(math.atan2(uy, ux))) % 180.0
+        square = min(turn, 180.0 - turn) > 60.0
+        if along.min() >= last and float(along.min()) < hi:
+            hi, hi_square = float(along.min()), square
+        elif along.max() <= first and float(along.max()) > lo:
+            lo, lo_square = float(along.max()), square
+    return lo, hi, lo_square, hi_square
 
 
 def _spread(u: np.ndarray, taper: float) -> np.ndarray:
@@ -144,12 +148,16 @@ def _face_ends(profile: np.ndarray, lo0: float, hi0: float, most: float,
 
 def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
          config: VisionConfig, lo_min: float, hi_max: float,
-         taper: float = 0.0, beside: np.ndarray | None = None) -> tuple[float, float, int, float] | None:
+         taper: float = 0.0, beside: np.ndarray | None = None,
+         abuts: tuple[bool, bool] = (False, False)) -> tuple[float, float, int, float] | None:
     """The run's two ends (strip pixels), its count of tiles and the taper of its period (up
     to ``taper`` either way: see :func:`_spread`) whose seams and dividers best fall on lines
     across the run, the ends where the face gives way outwards (within ``run_reach`` of the
     packed ends ``lo0`` and ``hi0``, or out to where the face runs on: :func:`_face_ends`),
-    never beyond ``lo_min`` and ``hi_max`` (where another box lies across the run's line)."""
+    never beyond ``lo_min`` and ``hi_max`` (where another box lies across the run's line). Where
+    that box lies square to the run (``abuts``, at the low end and the high end: a double laid
+    crosswise) and the packed end lies within ``run_abut`` of a tile length of it, the run ends
+    at it."""
     n = len(profile)
     step = max(1, round(0.05 * length))  # about a tenth of the tile's width
 
@@ -176,6 +184,13 @@ def _fit(profile: np.ndarray, length: float, lo0: float, hi0: float, count: int,
         los = np.arange(lo_min - step, lo_min - step + reach + 0.5, 1.0)
     if not len(his):
         his = np.arange(hi_max + step - reach, hi_max + step + 0.5, 1.0)
+    # A run against a double laid crosswise ends at the double: the face runs on into it there,
+    # and the double's box says where the run stops.
+    abut = config.run_abut * length
+    if abuts[0] and 0 <= lo0 - lo_min <= abut:
+        los = np.arange(lo_min - step, lo_min + step + 0.5, 1.0)
+    if abuts[1] and 0 <= hi_max - hi0 <= abut:
+        his = np.arange(hi_max - step, hi_max + step + 0.5, 1.0)
     end_lo = at(los) - at(los + step)
     end_hi = at(his) - at(his - step)
     lo, hi = np.meshgrid(los, his, indexing="ij")
@@ -218,17 +233,23 @@ def runs_of(boxes: list[Box]) -> list[list[int]]:
     return [[packed[i] for i in run] for run in _runs([boxes[i] for i in packed], length, width)]
 
 
-def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tuple[list[Box], set[int]]:
+def align_runs(image: np.ndarray, boxes: list[Box],
+               config: VisionConfig) -> tuple[list[Box], set[int], list[tuple[list[int], list[Box]]]]:
     """Packed boxes with each straight run of them re-spaced along its line from the run's
-    seams; returns the boxes and which of them were aligned so."""
+    seams; returns the boxes, which of them were aligned so, and for each run that ends against
+    a box square to it (a double laid crosswise), the run fitted to end at that box instead:
+    its boxes' indices and the boxes so fitted (the same count of tiles; ``run_abut``). Which of
+    the two lies on the tiles is for the reading to tell (a black set's divider, brighter than
+    its seams, pulls a run half a tile along; a misplaced double pulls it as far the other way)."""
     packed = [i for i, b in enumerate(boxes) if b.packed]
     if len(packed) < 2:
-        return boxes, set()
+        return boxes, set(), []
     length = float(np.median([boxes[i].length for i in packed]))
     width = float(np.median([boxes[i].width for i in packed]))
     out = [b for b in boxes if not b.packed]
     aligned: set[int] = set()
     done: set[int] = set()
+    abutting: list[tuple[list[int], list[Box]]] = []
     for run in _runs([boxes[i] for i in packed], length, width):
         members = [boxes[packed[i]] for i in run]
         run_all = [packed[i] for i in run]
@@ -246,32 +267,44 @@ def align_runs(image: np.ndarray, boxes: list[Box], config: VisionConfig) -> tup
         reach = (config.run_reach * length + length / 2) / span
         profile, per = line_profile(image, whole, reach)
         centre = len(profile) / 2
-        free_lo, free_hi = _free(boxes, run_all, ux, uy, cx, cy, width)
+        free_lo, free_hi, lo_square, hi_square = _free(boxes, run_all, ux, uy, cx, cy, width)
         # Seen from a side, the scale changes along the run by about its share of the frame
         # times the tangent of the camera's tilt, over the lens's focal length in frames.
         taper = config.run_taper * span / max(image.shape[:2])
         beside = _beside(image, whole, (1 + 2 * reach) * span, per) if config.run_face > 0 else None
-        fit = _fit(profile, length * per, centre - span * per / 2, centre + span * per / 2,
-                   len(members), config, centre + (free_lo - mid) * per, centre + (free_hi - mid) * per, taper,
-                   beside)
+        args = (profile, length * per, centre - span * per / 2, centre + span * per / 2, len(members), config,
+                centre + (free_lo - mid) * per, centre + (free_hi - mid) * per, taper, beside)
+        fit = _fit(*args)
         if fit is None:
             continue
-        lo, hi, tiles, taper = fit
-        span_px = (hi - lo) / per
-        start = (lo - centre) / per + mid
+        fits = [fit]
+        if config.run_abut > 0 and (lo_square or hi_square):
+            ends = _fit(*args, (lo_square, hi_square))
+            step = max(1.0, 0.05 * length * per)
+            if ends is not None and ends[2] == fit[2] and max(abs(ends[0] - fit[0]), abs(ends[1] - fit[1])) > step:
+                fits.append(ends)
         done.update(packed[i] for i in run)
-        for k in range(tiles):
-            a0, a1 = _spread(np.array([k / tiles, (k + 1) / tiles]), taper)
-            t = start + (a0 + a1) / 2 * span_px
-            period = (a1 - a0) * span_px
-            # Across the line, each tile stays where its nearest packed tile was (a line of
-            # play wanders a little).
-            side = sides[int(np.argmin([abs(t - u) for u in ts]))]
-            aligned.add(len(out))
-            out.append(dataclasses.replace(members[0], cx=cx + ux * t - uy * side, cy=cy + uy * t + ux * side,
-                                           length=min(length, period), locked=False))
+        indices = list(range(len(out), len(out) + fit[2]))
+        for lo, hi, tiles, tapered in fits:
+            span_px = (hi - lo) / per
+            start = (lo - centre) / per + mid
+            made = []
+            for k in range(tiles):
+                a0, a1 = _spread(np.array([k / tiles, (k + 1) / tiles]), tapered)
+                t = start + (a0 + a1) / 2 * span_px
+                period = (a1 - a0) * span_px
+                # Across the line, each tile stays where its nearest packed tile was (a line of
+                # play wanders a little).
+                side = sides[int(np.argmin([abs(t - u) for u in ts]))]
+                made.append(dataclasses.replace(members[0], cx=cx + ux * t - uy * side, cy=cy + uy * t + ux * side,
+                                                length=min(length, period), locked=False))
+            if len(out) == indices[0]:
+                aligned.update(indices)
+                out.extend(made)
+            else:
+                abutting.append((indices, made))
     out.extend(boxes[i] for i in packed if i not in done)
-    return out, aligned
+    return out, aligned, abutting
 
 
 def at_ends(boxes: list[Box], faces: set[int]) -> set[int]:

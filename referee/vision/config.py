@@ -112,6 +112,9 @@ class VisionConfig:
     run_taper: float = 0.3
     # ... after which each of its tiles still slides alone by up to this share of its length.
     run_refine: float = 0.1
+    # A run whose packed end lies within run_abut of a tile length of a box square to it across
+    # its line (a double laid crosswise) ends at that box (0 turns this off).
+    run_abut: float = 0.5
     # Each tile's rectangle is fitted to its face within this share of its sides.
     snap_reach: float = 0.15
     # The tiles are of one set, which holds each tile once: two read alike are one tile seen
@@ -377,6 +380,7 @@ class VisionConfig:
             ("run_face", 0 <= self.run_face <= 1),
             ("run_taper", 0 <= self.run_taper <= 1),
             ("run_refine", 0 <= self.run_refine < 0.5),
+            ("run_abut", 0 <= self.run_abut <= 1),
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),
             ("pip_share", 0 < self.pip_share < 1),

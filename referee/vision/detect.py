@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -249,12 +250,14 @@ def _boxes_read(image: np.ndarray, view: _View, seg: _Segmented, scale: float, c
     work = view.image
     boxes = seg.boxes
     extra = by_shape(view.loose, boxes, seg.length, config)  # lone tiles, in no run
+    abutting: list[tuple[list[int], list[Box]]] = []
     if config.run_reach > 0:
         full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
                                     width=b.width / scale) for b in boxes]
-        full, aligned = align_runs(image, full, config)
-        boxes = [dataclasses.replace(b, cx=b.cx * scale, cy=b.cy * scale, length=b.length * scale,
-                                     width=b.width * scale) for b in full]
+        full, aligned, ends = align_runs(image, full, config)
+        boxes = [_scaled(b, scale) for b in full]
+        abutting = [(run, [refine(work, _scaled(b, scale), config, config.run_refine) for b in other])
+                    for run, other in ends]
     else:
         aligned = set()
     shaped = len(boxes)  # the boxes from here on were found by shape alone
@@ -262,7 +265,13 @@ def _boxes_read(image: np.ndarray, view: _View, seg: _Segmented, scale: float, c
              for i, b in enumerate(boxes + extra)]
     crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
     along = frozenset(i for i, b in enumerate(boxes) if _runs_on(seg.mask, b))
-    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along)
+    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along, abutting)
+
+
+def _scaled(box: Box, scale: float) -> Box:
+    """``box`` with its centre and sides multiplied by ``scale``."""
+    return dataclasses.replace(box, cx=box.cx * scale, cy=box.cy * scale, length=box.length * scale,
+                               width=box.width * scale)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -446,14 +455,41 @@ def _sure_singles(readings: list[Reading], config: VisionConfig) -> int:
                and r.confidence >= config.min_confidence)
 
 
+def _full(image: np.ndarray, box: Box, scale: float, config: VisionConfig) -> Box:
+    """A box at the work ``scale``, at full resolution and fitted to its face: a packed
+    rectangle keeps the frame's tile length (its neighbours' faces run on past its ends), but
+    for one locked in place (a double across a line, its ends free): it is fitted along to its
+    face as a lone tile is."""
+    full = _scaled(box, 1 / scale)
+    return snap(image, full, config.snap_reach, keep_length=box.packed and not box.locked)
+
+
 def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tuple[np.ndarray, Evidence, bool]],
              readings: list[Reading], contrast: float, config: VisionConfig) -> None:
     """A straight run of packed boxes read mostly unsure may be packed half a tile off its
     tiles (each box over a seam: a black tile's divider shows as well as its seams, and the
     run's ends were taken a half tile off): the run is read again with every box moved half a
-    box along, either way, and the way that reads at least ``run_rephase`` more tiles surely,
-    and most of them (none of them a double: a box over a seam of a line of play reads one),
-    replaces it, in ``fulls``, ``items`` and ``readings``. ``run_rephase`` 0 turns this off."""
+    box along, either way (:func:`_take_better`)."""
+    moved = []
+    for sign in (-0.5, 0.5):
+        boxes = []
+        for k in run:
+            b = fulls[k]
+            a = math.radians(b.angle)
+            boxes.append(dataclasses.replace(b, cx=b.cx + math.cos(a) * sign * b.length,
+                                             cy=b.cy + math.sin(a) * sign * b.length))
+        moved.append(boxes)
+    _take_better(image, run, moved, fulls, items, readings, contrast, config)
+
+
+def _take_better(image: np.ndarray, run: list[int], tries: list[list[Box]], fulls: list[Box],
+                 items: list[tuple[np.ndarray, Evidence, bool]], readings: list[Reading], contrast: float,
+                 config: VisionConfig) -> None:
+    """A straight run of packed boxes read mostly unsure (fewer than half of them surely as a
+    tile that is no double) is read again on each of ``tries`` (other boxes for the run, full
+    resolution), and the try that reads at least ``run_rephase`` more tiles surely, and most of
+    them (none of them a double: a box over a seam of a line of play reads one), replaces it,
+    in ``fulls``, ``items`` and ``readings``. ``run_rephase`` 0 turns this off."""
     if config.run_rephase <= 0:
         return
     now = _sure_singles([readings[k] for k in run], config)
@@ -461,20 +497,14 @@ def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tu
         return
     c = config.cell_px
     tried = []
-    for sign in (-0.5, 0.5):
-        moved = []
-        for k in run:
-            b = fulls[k]
-            a = math.radians(b.angle)
-            moved.append(dataclasses.replace(b, cx=b.cx + math.cos(a) * sign * b.length,
-                                             cy=b.cy + math.sin(a) * sign * b.length))
+    for moved in tries:
         corners = [m.corners() for m in moved]
         evidence = gather_many([rectify(image, q, c) for q in corners], config)
         again = [decide(e, contrast, config) for e in evidence]
         sure = sum(r.confidence for r in again if r.confidence >= config.min_confidence)
         tried.append((_sure_singles(again, config), sure, moved, corners, evidence, again))
-    # The better way: more tiles read surely, then more surely (moved the wrong way, the boxes
-    # lie a whole tile off, on the neighbours, and one off the run's end reads nothing).
+    # The better try: more tiles read surely, then more surely (moved half a tile the wrong way,
+    # the boxes lie a whole tile off, on the neighbours, and one off the run's end reads nothing).
     score, _, moved, corners, evidence, again = max(tried, key=lambda t: (t[0], t[1]))
     if score < now + config.run_rephase or 2 * score <= len(run):
         return
@@ -486,24 +516,21 @@ def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tu
 
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
           table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
-          shaped: int | None = None, along: frozenset[int] = frozenset()) -> Detection:
+          shaped: int | None = None, along: frozenset[int] = frozenset(),
+          abutting: Sequence[tuple[list[int], list[Box]]] = ()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
     may straddle a double across their run (:func:`_across_a_double`): they are uncertain. The
     ``along`` boxes lie along a line of faces (:func:`_runs_on`): a double read on them is.
     The boxes from index ``shaped`` on were found by their shape alone: one that reads as no
-    face is dropped (a patch of the table shaped like a tile is no back)."""
+    face is dropped (a patch of the table shaped like a tile is no back). A run in
+    ``abutting`` (its boxes' indices, and its boxes fitted to end at a double laid across its
+    line: :func:`referee.vision.chain.align_runs`) is read both ways, and the way that reads
+    ``run_rephase`` more of its tiles surely, and most of them, stands."""
     c = config.cell_px
     items: list[tuple[np.ndarray, Evidence, bool]] = []
-    fulls: list[Box] = []
-    for box in boxes:
-        full = dataclasses.replace(box, cx=box.cx / scale, cy=box.cy / scale, length=box.length / scale,
-                                   width=box.width / scale)
-        # A packed rectangle keeps the frame's tile length (its neighbours' faces run on past
-        # its ends), but for one locked in place (a double across a line, its ends free): it is
-        # fitted along to its face as a lone tile is.
-        fulls.append(snap(image, full, config.snap_reach, keep_length=box.packed and not box.locked))
+    fulls = [_full(image, box, scale, config) for box in boxes]
     every = [full.corners() for full in fulls]
     found = gather_many([rectify(image, corners, c) for corners in every], config)
     for corners, evidence, legible in zip(every, found, _legible([f.length for f in fulls], config.min_cell_px),
@@ -524,6 +551,9 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     along_run = {i for run in runs for i in run} | along
     readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
     if contrast is not None:
+        for run, other in abutting:
+            moved = [_full(image, box, scale, config) for box in other]
+            _take_better(image, run, [moved], fulls, items, readings, contrast, config)
         for run in runs:
             _rephase(image, run, fulls, items, readings, contrast, config)
     # Among backs, a face with no pips (the double blank) is told from a back only where it lies:
