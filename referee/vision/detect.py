@@ -252,9 +252,7 @@ def _boxes_read(image: np.ndarray, view: _View, seg: _Segmented, scale: float, c
     extra = by_shape(view.loose, boxes, seg.length, config)  # lone tiles, in no run
     abutting: list[tuple[list[int], list[Box]]] = []
     if config.run_reach > 0:
-        full = [dataclasses.replace(b, cx=b.cx / scale, cy=b.cy / scale, length=b.length / scale,
-                                    width=b.width / scale) for b in boxes]
-        full, aligned, ends = align_runs(image, full, config)
+        full, aligned, ends = align_runs(image, [_scaled(b, 1 / scale) for b in boxes], config)
         boxes = [_scaled(b, scale) for b in full]
         abutting = [(run, [refine(work, _scaled(b, scale), config, config.run_refine) for b in other])
                     for run, other in ends]
