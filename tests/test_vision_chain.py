@@ -110,6 +110,32 @@ def test_a_box_beside_a_double_across_its_run_is_known_to_straddle_it() -> None:
     assert not _across_a_double(None, Box(220.0, 100.0, 40.0, 20.0, 0.0, True))
 
 
+def test_a_spinner_its_branch_leaves_from_is_known_from_a_box_straddling_a_double() -> None:
+    # A line along x (width 20 px) with the spinner across it at x = 200 (20 px along the line,
+    # 40 px across), and a branch leaving the spinner's end upwards along y. The spinner's box
+    # lies in the branch's run: the line passes across its middle and on a tile's length past
+    # both its long sides. A box of the line packed through the double across it, or straddling
+    # the double and its neighbour, finds faces only half a width past its sides; a box of the
+    # branch has table beside it.
+    from referee.vision.detect import _across_a_double, _crossed_by_a_line
+    from referee.vision.split import Box
+
+    mask = np.zeros((300, 400), np.uint8)
+    mask[140:160, 20:380] = 1  # the line
+    mask[130:170, 190:210] = 1  # the spinner, across it
+    mask[10:130, 190:210] = 1  # the branch, up from the spinner's end
+    spinner = Box(200.0, 150.0, 40.0, 20.0, 90.0, True)
+    assert _crossed_by_a_line(mask, spinner)
+    assert _crossed_by_a_line(mask, Box(200.0, 152.0, 40.0, 20.0, -89.0, True))  # a little off
+    assert not _crossed_by_a_line(mask, Box(200.0, 110.0, 40.0, 20.0, 90.0, True))  # the branch's first tile
+    assert not _crossed_by_a_line(mask, Box(200.0, 150.0, 40.0, 20.0, 0.0, True))  # along the line, on the double
+    assert not _crossed_by_a_line(mask, Box(210.0, 150.0, 40.0, 20.0, 0.0, True))  # straddling double and neighbour
+    assert not _crossed_by_a_line(mask, Box(100.0, 150.0, 40.0, 20.0, 0.0, True))
+    assert not _crossed_by_a_line(None, spinner)
+    # Without the branch the same line's boxes are as before: the straddling one is known.
+    assert _across_a_double(mask, Box(210.0, 150.0, 40.0, 20.0, 0.0, True))
+
+
 @pytest.mark.parametrize("sign", [1.0, -1.0])
 def test_a_run_packed_half_a_tile_off_is_read_again_on_its_tiles(sign: float) -> None:
     # Rendered black sets on felt (line-5514-0001): a run's boxes each lay over a seam, half a

@@ -725,6 +725,24 @@ def test_ivory_on_pale_wood_is_found_where_no_face_clears_the_table_bar(frame: i
     assert score.right >= len(truth["tiles"]) // 3
 
 
+@pytest.mark.parametrize("frame", [41, 47])
+def test_the_spinner_its_branches_leave_from_is_read_surely(frame: int) -> None:
+    # The sample hand's spinner, 6-6, lies across the line with its branches leaving its ends,
+    # end to end with it: its box lies in a run. A double read along a run was taken for a box
+    # straddling a seam (touching halves match), and the spinner was left unsure in every
+    # frame from its first branch on. A line passing across its middle says what it is.
+    path = SEQUENCES / "sequence-11-000" / f"frame-{frame:04d}.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    spinner = truth["layout"]["line"][truth["layout"]["spinner"]]
+    assert spinner == "6-6" and truth["layout"]["branches"]["up"]
+    found = run(read_image(path))
+    centre = next(t["center"] for t in truth["tiles"] if t["pips"] == [6, 6])
+    read = [t for t in found.tiles if math.dist(t.center, centre) < 10]
+    assert [(t.pips, t.uncertain) for t in read] == [((6, 6), False)]
+    score = match(found, truth)
+    assert score.wrong == 0 and score.right == len(truth["tiles"])
+
+
 def test_a_tile_length_resting_on_one_lone_tile_is_checked() -> None:
     # A rendered 1280 x 720 frame (seed 5516, frame 15 of a reveal set): black tiles on felt,
     # all but one touching in a line of play. The tile length rested on that one lone blob, a

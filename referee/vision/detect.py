@@ -261,9 +261,10 @@ def _boxes_read(image: np.ndarray, view: _View, seg: _Segmented, scale: float, c
     shaped = len(boxes)  # the boxes from here on were found by shape alone
     boxes = [refine(work, b, config, config.run_refine if i in aligned else 0.3 if b.packed else 0.08)
              for i, b in enumerate(boxes + extra)]
-    crossed = frozenset(i for i in aligned if _across_a_double(seg.mask, boxes[i]))
+    spinners = frozenset(i for i in aligned if _crossed_by_a_line(seg.mask, boxes[i]))
+    crossed = frozenset(i for i in aligned if i not in spinners and _across_a_double(seg.mask, boxes[i]))
     along = frozenset(i for i, b in enumerate(boxes) if _runs_on(seg.mask, b))
-    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along, abutting)
+    return _read(image, boxes, scale, config, w, h, seg.table, crossed, shaped, along, abutting, spinners)
 
 
 def _scaled(box: Box, scale: float) -> Box:
@@ -327,6 +328,16 @@ def _across_a_double(mask: np.ndarray | None, box: Box) -> bool:
     if mask is None:
         return False
     return any(_face_at(mask, box, t, 0.75) and _face_at(mask, box, t, -0.75) for t in (-0.25, 0.25))
+
+
+def _crossed_by_a_line(mask: np.ndarray | None, box: Box) -> bool:
+    """Whether a line of faces passes across the middle of a box, reaching on a tile's length
+    past each of its long sides: the box is the spinner, a double laid across the line, and
+    the run it lies in is a branch leaving it, end to end with it (a box of a line packed
+    through a double across it finds that double's faces only half a width past its sides)."""
+    if mask is None:
+        return False
+    return sum(_face_at(mask, box, t, s) for t in (-0.1, 0.1) for s in (-1.25, -0.75, 0.75, 1.25)) >= 7
 
 
 def _runs_on(mask: np.ndarray | None, box: Box) -> bool:
@@ -515,12 +526,15 @@ def _take_better(image: np.ndarray, run: list[int], tries: list[list[Box]], full
 def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
           table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
           shaped: int | None = None, along: frozenset[int] = frozenset(),
-          abutting: Sequence[tuple[list[int], list[Box]]] = ()) -> Detection:
+          abutting: Sequence[tuple[list[int], list[Box]]] = (),
+          spinners: frozenset[int] = frozenset()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
     may straddle a double across their run (:func:`_across_a_double`): they are uncertain. The
-    ``along`` boxes lie along a line of faces (:func:`_runs_on`): a double read on them is.
+    ``along`` boxes lie along a line of faces (:func:`_runs_on`): a double read on them is, as on
+    a box in a run, unless a line passes across the box (``spinners``:
+    :func:`_crossed_by_a_line`).
     The boxes from index ``shaped`` on were found by their shape alone: one that reads as no
     face is dropped (a patch of the table shaped like a tile is no back). A run in
     ``abutting`` (its boxes' indices, and its boxes fitted to end at a double laid across its
@@ -546,7 +560,7 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # reads as a double, sure of itself. A double lies across the line, so a double read on a
     # rectangle along a run of tiles end to end is uncertain.
     runs = runs_of(boxes)
-    along_run = {i for run in runs for i in run} | along
+    along_run = ({i for run in runs for i in run} | along) - spinners
     readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
     if contrast is not None:
         for run, other in abutting:
