@@ -725,6 +725,27 @@ def test_ivory_on_pale_wood_is_found_where_no_face_clears_the_table_bar(frame: i
     assert score.right >= len(truth["tiles"]) // 3
 
 
+def test_which_plank_makes_the_largest_region_does_not_decide_the_table() -> None:
+    # The sample hand's frames 44 and 45: the same pale planked table under other sensor noise.
+    # In frame 44 the lightest plank made the largest region of one colour, and the table's
+    # surface fitted from it reached out to the ivory faces (its band at the cap, its spread
+    # twice frame 45's): 4 of 13 tiles and 10 of 14 backs went unseen, and the play of 5-0
+    # waited a second for frame 45. The next plank's surface, under the cap, seeds it.
+    from referee.vision.segment import fit_table, to_lab
+
+    spreads = []
+    for frame in (44, 45):
+        image = read_image(SEQUENCES / "sequence-11-000" / f"frame-{frame:04d}.jpg")
+        spreads.append(fit_table(to_lab(image)).spread)
+    assert max(spreads) < 1.5 * min(spreads)
+    path = SEQUENCES / "sequence-11-000" / "frame-0044.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    found = run(read_image(path))
+    score = match(found, truth)
+    assert score.wrong == 0 and score.right >= len(truth["tiles"]) - 1
+    assert len(found.face_down) == len(truth["face_down"])
+
+
 @pytest.mark.parametrize("frame", [41, 47])
 def test_the_spinner_its_branches_leave_from_is_read_surely(frame: int) -> None:
     # The sample hand's spinner, 6-6, lies across the line with its branches leaving its ends,

@@ -104,6 +104,14 @@ _LEAST_HULL = 0.5
 #: seeded on one plank colour of a wood table, another that explains more is as much the table.)
 _INSIDE = 0.8
 _SURROUNDED_SIZE = 0.2
+#: A surface whose band reaches _BAND_CAP (the most a table's own spread may set) took in more
+#: than the table. Fitted so from the largest region, it gives way to the next largest, of at
+#: least _CAPPED_SIZE of its cells (another shade of plank, not a few cells of the tiles'
+#: colour), when that one's surface stays below the cap: which of a wood table's shades makes the
+#: largest region is a matter of the sensor's noise (the sample hand's frame 44 lost 4 of its 13
+#: tiles and 10 of its 14 backs so, where the frames either side of it read them all).
+_BAND_CAP = 30.0
+_CAPPED_SIZE = 0.5
 _SURROUNDED_GAIN = 1.25
 _BESIDE_GAIN = 1.5
 
@@ -133,7 +141,7 @@ def _fit_from(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tuple[n
     keep = seed
     coeffs = np.zeros((6, 3))
     coeffs[0] = np.median(flat[keep], axis=0) if keep.any() else np.median(flat, axis=0)
-    band = 30.0
+    band = _BAND_CAP
     for terms in (3, 6, 6, 6):
         if keep.sum() < 4 * terms:
             break
@@ -161,6 +169,12 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
     seeds, weight = _table_seeds(small)
     total = float(weight.sum())
     coeffs, keep, band = _fit_from(flat, design, seeds[0])
+    # The surface from the largest region spread to its band's cap took in what is not table
+    # (on pale planks, the lightest plank's surface reaches out to the faces): the next seeds it.
+    if band >= _BAND_CAP and len(seeds) > 1 and seeds[1].sum() >= _CAPPED_SIZE * seeds[0].sum() \
+            and (other := _fit_from(flat, design, seeds[1]))[2] < _BAND_CAP:
+        seeds = [seeds[1], seeds[0], *seeds[2:]]
+        coeffs, keep, band = other
     cover = float(weight[keep].sum()) / total
     spans = _hull_share(seeds[0]) >= _LEAST_HULL
     if cover < _LEAST_COVER and not spans:
@@ -223,8 +237,8 @@ def _lamp(flat: np.ndarray, fitted: np.ndarray, spread: float, blur: float, leas
 
 def _band(distances: np.ndarray) -> float:
     """How far from the model a cell may lie and still be table: three robust standard
-    deviations of the cells' distances, within 8 to 30."""
-    return float(np.clip(3.0 * 1.4826 * np.median(distances), 8.0, 30.0)) if len(distances) else 8.0
+    deviations of the cells' distances, within 8 to _BAND_CAP."""
+    return float(np.clip(3.0 * 1.4826 * np.median(distances), 8.0, _BAND_CAP)) if len(distances) else 8.0
 
 
 def _planes(image: np.ndarray) -> list[np.ndarray]:
