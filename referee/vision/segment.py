@@ -104,6 +104,8 @@ _LEAST_HULL = 0.5
 #: seeded on one plank colour of a wood table, another that explains more is as much the table.)
 _INSIDE = 0.8
 _SURROUNDED_SIZE = 0.2
+_SURROUNDED_GAIN = 1.25
+_BESIDE_GAIN = 1.5
 #: A surface whose band reaches _BAND_CAP (the most a table's own spread may set) took in more
 #: than the table. Fitted so from the largest region, it gives way to the next largest, of at
 #: least _CAPPED_SIZE of its cells (another shade of plank, not a few cells of the tiles'
@@ -112,8 +114,6 @@ _SURROUNDED_SIZE = 0.2
 #: tiles and 10 of its 14 backs so, where the frames either side of it read them all).
 _BAND_CAP = 30.0
 _CAPPED_SIZE = 0.5
-_SURROUNDED_GAIN = 1.25
-_BESIDE_GAIN = 1.5
 
 
 def _hull_of(seed: np.ndarray) -> np.ndarray | None:
