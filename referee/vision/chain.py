@@ -64,6 +64,13 @@ def _runs(boxes: list[Box], length: float, width: float) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= 2]
 
 
+def _square(a: float, b: float) -> bool:
+    """Whether two boxes (their angles, degrees) lie square to each other, as a double laid
+    across a line lies to the line's tiles: more than 60 degrees apart."""
+    turn = (a - b) % 180.0
+    return min(turn, 180.0 - turn) > 60.0
+
+
 def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy: float,
           width: float) -> tuple[float, float, bool, bool]:
     """How far the run's line is free either side (along it, from ``cx, cy``): up to the
@@ -82,8 +89,7 @@ def _free(boxes: list[Box], run: list[int], ux: float, uy: float, cx: float, cy:
         across = pts @ (-uy, ux)
         if across.max() < -0.25 * width or across.min() > 0.25 * width:  # off its middle half
             continue
-        turn = (c.angle - math.degrees(math.atan2(uy, ux))) % 180.0
-        square = min(turn, 180.0 - turn) > 60.0
+        square = _square(c.angle, math.degrees(math.atan2(uy, ux)))
         if along.min() >= last and float(along.min()) < hi:
             hi, hi_square = float(along.min()), square
         elif along.max() <= first and float(along.max()) > lo:
@@ -285,7 +291,7 @@ def align_runs(image: np.ndarray, boxes: list[Box],
                 fits.append(ends)
         done.update(packed[i] for i in run)
         indices = list(range(len(out), len(out) + fit[2]))
-        for lo, hi, tiles, tapered in fits:
+        for n, (lo, hi, tiles, tapered) in enumerate(fits):
             span_px = (hi - lo) / per
             start = (lo - centre) / per + mid
             made = []
@@ -301,7 +307,7 @@ def align_runs(image: np.ndarray, boxes: list[Box],
                 side = sides[int(np.argmin([abs(t - u) for u in ts]))]
                 made.append(dataclasses.replace(members[0], cx=cx + ux * t - uy * side, cy=cy + uy * t + ux * side,
                                                 length=period, locked=False))
-            if len(out) == indices[0]:
+            if n == 0:  # the run's own fit; another is the one ending at its doubles
                 aligned.update(indices)
                 out.extend(made)
             else:
@@ -325,8 +331,7 @@ def at_ends(boxes: list[Box], faces: set[int]) -> set[int]:
             ux, uy = math.cos(r), math.sin(r)
             along = abs((b.cx - f.cx) * ux + (b.cy - f.cy) * uy) / f.length
             across = abs(-(b.cx - f.cx) * uy + (b.cy - f.cy) * ux) / f.width
-            turn = (b.angle - f.angle) % 180.0
-            square = min(turn, 180.0 - turn) > 60.0
+            square = _square(b.angle, f.angle)
             if across < 0.35 and (0.65 < along < 0.85 if square else 0.9 < along < 1.15):
                 out.add(i)
                 break

@@ -4,8 +4,9 @@ tile, pips read on each, face-down tiles, and whether an arm is in the way."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -473,32 +474,42 @@ def _full(image: np.ndarray, box: Box, scale: float, config: VisionConfig) -> Bo
     return snap(image, full, config.snap_reach, keep_length=box.packed and not box.locked)
 
 
+def _fitted(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig) -> list[list[Box]]:
+    """One try for a run (:func:`_take_better`): its ``boxes`` at full resolution, each fitted
+    to its face (:func:`_full`)."""
+    return [[_full(image, box, scale, config) for box in boxes]]
+
+
 def _rephase(image: np.ndarray, run: list[int], fulls: list[Box], items: list[tuple[np.ndarray, Evidence, bool]],
              readings: list[Reading], contrast: float, config: VisionConfig) -> None:
     """A straight run of packed boxes read mostly unsure may be packed half a tile off its
     tiles (each box over a seam: a black tile's divider shows as well as its seams, and the
     run's ends were taken a half tile off): the run is read again with every box moved half a
     box along, either way (:func:`_take_better`)."""
-    moved = []
-    for sign in (-0.5, 0.5):
-        boxes = []
-        for k in run:
-            b = fulls[k]
-            a = math.radians(b.angle)
-            boxes.append(dataclasses.replace(b, cx=b.cx + math.cos(a) * sign * b.length,
-                                             cy=b.cy + math.sin(a) * sign * b.length))
-        moved.append(boxes)
+    def moved() -> list[list[Box]]:
+        out = []
+        for sign in (-0.5, 0.5):
+            boxes = []
+            for k in run:
+                b = fulls[k]
+                a = math.radians(b.angle)
+                boxes.append(dataclasses.replace(b, cx=b.cx + math.cos(a) * sign * b.length,
+                                                 cy=b.cy + math.sin(a) * sign * b.length))
+            out.append(boxes)
+        return out
+
     _take_better(image, run, moved, fulls, items, readings, contrast, config)
 
 
-def _take_better(image: np.ndarray, run: list[int], tries: list[list[Box]], fulls: list[Box],
+def _take_better(image: np.ndarray, run: list[int], tries: Callable[[], list[list[Box]]], fulls: list[Box],
                  items: list[tuple[np.ndarray, Evidence, bool]], readings: list[Reading], contrast: float,
                  config: VisionConfig) -> None:
     """A straight run of packed boxes read mostly unsure (fewer than half of them surely as a
-    tile that is no double) is read again on each of ``tries`` (other boxes for the run, full
-    resolution), and the try that reads at least ``run_rephase`` more tiles surely, and most of
-    them (none of them a double: a box over a seam of a line of play reads one), replaces it,
-    in ``fulls``, ``items`` and ``readings``. ``run_rephase`` 0 turns this off."""
+    tile that is no double) is read again on each of the ``tries()`` (other boxes for the run,
+    full resolution: made only for such a run), and the try that reads at least
+    ``run_rephase`` more tiles surely, and most of them (none of them a double: a box over a
+    seam of a line of play reads one), replaces it, in ``fulls``, ``items`` and ``readings``.
+    ``run_rephase`` 0 turns this off."""
     if config.run_rephase <= 0:
         return
     now = _sure_singles([readings[k] for k in run], config)
@@ -506,7 +517,7 @@ def _take_better(image: np.ndarray, run: list[int], tries: list[list[Box]], full
         return
     c = config.cell_px
     tried = []
-    for moved in tries:
+    for moved in tries():
         corners = [m.corners() for m in moved]
         evidence = gather_many([rectify(image, q, c) for q in corners], config)
         again = [decide(e, contrast, config) for e in evidence]
@@ -564,8 +575,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
     if contrast is not None:
         for run, other in abutting:
-            moved = [_full(image, box, scale, config) for box in other]
-            _take_better(image, run, [moved], fulls, items, readings, contrast, config)
+            _take_better(image, run, functools.partial(_fitted, image, other, scale, config),
+                         fulls, items, readings, contrast, config)
         for run in runs:
             _rephase(image, run, fulls, items, readings, contrast, config)
     # Among backs, a face with no pips (the double blank) is told from a back only where it lies:
