@@ -37,7 +37,7 @@ from referee.render.sprites import PIP_LAYOUT
 from referee.render.stills import render_still
 from referee.render.styles import TileStyle
 from referee.vision import Detection, FaceDown, FaceModel, TileReading, VisionConfig, detect
-from referee.vision.evaluate import Totals, match, one_to_one, pairs, parse_truth
+from referee.vision.evaluate import Totals, halves_right, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 from referee.vision.size import TileSize
 from referee.vision.split import split_blobs
@@ -808,12 +808,36 @@ def test_a_frame_left_unsure_is_read_again_on_the_next_likeliest_face_colour() -
     # class whose blobs looked most like tiles, it read 13 of its 18 tiles right, one false.
     # Read again on the runner-up, it reads more tiles surely, and that reading stands. (Frame
     # 24 of the set showed this until the packing held whole lines at a slant: read once, it
-    # now reads as well as twice.)
+    # now reads as well as twice.) Read with the glare disc, the first colour alone reads all 18
+    # right: the disc is left out here, so that the second try still has tiles to win.
     shot = render_still("reveal", np.random.default_rng([60601, 27]), Options(size=(1280, 720), tilt_max=20.0))
     truth = parse_truth(shot.truth)
-    once = match(detect(shot.image, VisionConfig(face_tries=1)), truth)
-    twice = match(detect(shot.image), truth)
+    once = match(detect(shot.image, VisionConfig(face_tries=1, glare_disc=0)), truth)
+    twice = match(detect(shot.image, VisionConfig(glare_disc=0)), truth)
+    assert match(detect(shot.image, VisionConfig(face_tries=1)), truth).right == len(truth.tiles)
     assert twice.right >= once.right + 3 and twice.wrong == 0 and twice.false <= once.false
+
+
+def test_black_tiles_under_glare_are_read_with_the_glare_taken_out() -> None:
+    # A rendered 1920 x 1080 frame (seed 5519, frame 15 of a scattered set): black tiles on a
+    # wood table, three of them under a lamp's highlight. A streak of glare over a black face is
+    # bright like its pips, and its centre-minus-surround stands out: two of the three were left
+    # unsure. What a disc 1.4 times as wide as the frame's pips fits into is taken out of every
+    # face first: all three read right, surely, and nothing is read wrong.
+    shot = render_still("scattered", np.random.default_rng([5519, 15]), Options(tilt_max=20.0))
+    truth = parse_truth(shot.truth)
+    glared = shot.truth["scene"]["glare_tiles"]
+    assert shot.truth["scene"]["style"] == "black" and len(glared) == 3
+
+    def right(found: Detection) -> set[int]:
+        return {j for i, j in pairs(found, truth)
+                if not found.tiles[i].uncertain and halves_right(found.tiles[i], truth.tiles[j]) == 2}
+
+    plain = detect(shot.image, VisionConfig(glare_disc=0))
+    found = detect(shot.image)
+    assert not set(glared) <= right(plain)
+    assert set(glared) <= right(found)
+    assert match(found, truth).wrong == 0 and match(found, truth).right > match(plain, truth).right
 
 
 def test_a_frame_is_read_again_at_the_tile_length_its_pips_show() -> None:
@@ -822,11 +846,12 @@ def test_a_frame_is_read_again_at_the_tile_length_its_pips_show() -> None:
     # tiles read surely show the length by their pips; read again at it, the frame reads more
     # tiles surely, and that reading stands. (With a run read again to end at its doubles,
     # run_abut, two more of its tiles read surely on the way, and their pips give a length that
-    # reads the frame no better: it reads 13 tiles right, not 16. Off here, to see the re-read.)
+    # reads the frame no better: it reads 13 tiles right, not 16. Off here, to see the re-read.
+    # So is the glare disc: with it, the outlines' length reads 14 right, as the re-read does.)
     shot = render_still("reveal", np.random.default_rng([60611, 18]), Options(size=(1280, 720), tilt_max=20.0))
     truth = parse_truth(shot.truth)
-    outlines = match(detect(shot.image, VisionConfig(pip_length=0, run_abut=0)), truth)
-    pips = match(detect(shot.image, VisionConfig(run_abut=0)), truth)
+    outlines = match(detect(shot.image, VisionConfig(pip_length=0, run_abut=0, glare_disc=0)), truth)
+    pips = match(detect(shot.image, VisionConfig(run_abut=0, glare_disc=0)), truth)
     assert pips.wrong == 0 and pips.right >= outlines.right + 2 and pips.false <= outlines.false
     # With a prior (the face colour and length the frames before agree on) the frame is read
     # once: the frames settle the length, and a session's frames must agree on it.

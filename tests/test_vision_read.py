@@ -13,11 +13,25 @@ import math
 import cv2
 import numpy as np
 import pytest
-from test_vision_detect import DARK_INK, FELT, IVORY, NO_DOUBLE_BLANK, PIP_LAYOUT, L, W, finish, lay, sprite, table
+from test_vision_detect import (
+    BLACK,
+    DARK_INK,
+    FELT,
+    IVORY,
+    LIGHT_INK,
+    NO_DOUBLE_BLANK,
+    PIP_LAYOUT,
+    L,
+    W,
+    finish,
+    lay,
+    sprite,
+    table,
+)
 
 from referee.vision.config import VisionConfig
 from referee.vision.medians import channel_medians, channel_medians_of, median, row_medians
-from referee.vision.read import Reading, decide, gather, gather_many, rectify, relook
+from referee.vision.read import Reading, decide, gather, gather_many, pip_width, rectify, relook
 from referee.vision.refine import snap
 from referee.vision.size import TileSize
 from referee.vision.split import Box, split_blobs
@@ -455,6 +469,53 @@ def test_a_face_whose_pips_are_faint_is_as_sure_as_its_pattern(seed: int) -> Non
 
 def test_the_faint_face_and_backs_settings_are_checked() -> None:
     for bad in ({"faint_floor": 0.5}, {"faint_floor": -0.1}, {"faint_least": 0}, {"backs_below": 1.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            VisionConfig(**bad)  # type: ignore[arg-type]
+
+
+def drawn_face(rng: np.random.Generator, pips: tuple[int, int], black: bool, config: VisionConfig) -> np.ndarray:
+    """One drawn tile (ivory with dark pips, or black with light ones) at a random angle, rectified
+    on its true box."""
+    x, y, angle = SHAPE[1] / 2, SHAPE[0] / 2, float(rng.uniform(0, 360))
+    body, ink = (BLACK, LIGHT_INK) if black else (IVORY, DARK_INK)
+    image = finish(lay(table(rng, FELT, shape=SHAPE), sprite(pips, body, ink), x, y, angle), rng)
+    return rectify(image, Box(x, y, float(L), float(W), angle).corners(), config.cell_px)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_pips_width_is_measured_and_its_disc_leaves_plain_faces_read_as_they_were(seed: int) -> None:
+    # The drawn pips are 0.18 of the tile's width across (radius 0.09): measured on three faces
+    # read surely, their width comes out so; read with the glare disc sized from it, every face
+    # reads as it did, as surely.
+    rng = np.random.default_rng(seed)
+    config = VisionConfig()
+    truths = [NO_DOUBLE_BLANK[int(i)] for i in rng.integers(len(NO_DOUBLE_BLANK), size=3)]
+    faces = [drawn_face(rng, pips, seed % 2 == 1, config) for pips in truths]
+    evidence = [gather(face, config) for face in faces]
+    width = pip_width(faces, evidence, config)
+    assert width is not None and abs(width - 0.18) < 0.02
+    contrast = float(np.median([e.pips.max() for e in evidence]))
+    with_disc = dataclasses.replace(config, pip_width=width)
+    for face, found, pips in zip(faces, evidence, truths, strict=True):
+        assert decide(found, contrast, config).pips == pips
+        again = decide(gather(face, with_disc), contrast, with_disc)
+        assert again.pips == pips and again.confidence >= config.min_confidence
+
+
+def test_no_pips_width_is_measured_from_too_few_pips() -> None:
+    rng = np.random.default_rng(3)
+    config = VisionConfig()
+    blank = drawn_face(rng, (0, 0), False, config)
+    two = drawn_face(rng, (1, 1), False, config)
+    assert pip_width([blank], [gather(blank, config)], config) is None
+    assert pip_width([two], [gather(two, config)], config) is None  # 2 pips, fewer than pip_width_least
+    assert pip_width([two], [gather(two, config)], VisionConfig(pip_width_least=2)) is not None
+    assert pip_width([], [], config) is None
+
+
+def test_the_glare_settings_are_checked() -> None:
+    for bad in ({"glare_disc": 0.5}, {"glare_disc": 4.0}, {"pip_width": 0.5}, {"pip_width": -0.1},
+                {"pip_width_least": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]
 

@@ -236,7 +236,7 @@ def test_of_the_seeds_after_the_floor_the_one_explaining_most_is_the_table() -> 
     found = detect(shot.image)
     assert not found.occluded
     score = match(found, parse_truth(shot.truth))
-    assert score.wrong == 0 and score.matched >= score.tiles - 2 and score.right >= score.tiles // 2
+    assert score.wrong == 0 and score.matched >= 0.8 * score.tiles and score.right >= score.tiles // 2
 
 
 LAMINATE = (176.0, 128.0, 134.0)  # unlit Lab of a pale laminate table

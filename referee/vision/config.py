@@ -125,6 +125,14 @@ class VisionConfig:
     one_set_place: float = 0.6
     # Rectified tile: pixels per half-square side.
     cell_px: int = 32
+    # Glare: the pip evidence is read with what a disc glare_disc times as wide as the pips can
+    # fit into taken out of the face (a broad streak of glare over a black tile, shading); 0 turns
+    # it off. pip_width is the set's pip width (at half height) as a share of the tile's width;
+    # 0: measured in each frame on its tiles read surely, from at least pip_width_least pips
+    # (else no disc is used).
+    glare_disc: float = 1.4
+    pip_width: float = 0.0
+    pip_width_least: int = 5
     # Pip evidence: a grid position holds a pip when its contrast exceeds this share of the
     # tile's pip contrast; a tile is uncertain when the margin between the best and the second
     # best reading is below min_margin.
@@ -383,6 +391,9 @@ class VisionConfig:
             ("run_abut", 0 <= self.run_abut <= 1),
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),
+            ("glare_disc", self.glare_disc == 0 or 1 <= self.glare_disc <= 3),
+            ("pip_width", 0 <= self.pip_width < 0.5),
+            ("pip_width_least", self.pip_width_least >= 1),
             ("pip_share", 0 < self.pip_share < 1),
             ("pip_floor", 0 < self.pip_floor < 1),
             ("half_floor", 0 < self.half_floor <= self.pip_floor),

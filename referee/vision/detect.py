@@ -28,6 +28,7 @@ from referee.vision.read import (
     gather,
     gather_many,
     pip_contrast,
+    pip_width,
     rectify,
     relook,
 )
@@ -552,21 +553,22 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     line: :func:`referee.vision.chain.align_runs`) is read both ways, and the way that reads
     ``run_rephase`` more of its tiles surely, and most of them, stands."""
     c = config.cell_px
-    items: list[tuple[np.ndarray, Evidence, bool]] = []
     fulls = [_full(image, box, scale, config) for box in boxes]
     every = [full.corners() for full in fulls]
-    found = gather_many([rectify(image, corners, c) for corners in every], config)
-    for corners, evidence, legible in zip(every, found, _legible([f.length for f in fulls], config.min_cell_px),
-                                          strict=True):
-        items.append((corners, evidence, legible))
-    evidence = [e for _, e, _ in items]
-    faces = faces_contrast(evidence)
-    contrast = pip_contrast(evidence, config.backs_below, faces)
-    # Mostly backs: the contrast comes from the few faces with pips, and only tiles with pips are
-    # read as faces (a blank face among backs cannot be told from a back with a seam).
-    few_faces = contrast is None
-    if few_faces:
-        contrast = faces
+    rectified = [rectify(image, corners, c) for corners in every]
+    evidence = gather_many(rectified, config)
+    contrast, few_faces = _contrast(evidence, config)
+    if config.glare_disc > 0 and config.pip_width == 0 and contrast is not None:
+        # The pips' width measured on the tiles read surely sizes the disc that takes glare out
+        # of every face's evidence (and out of every second look's): the faces are read again so.
+        readings = [decide(e, contrast, config) for e in evidence]
+        sure = [k for k, r in enumerate(readings) if r.pips is not None and r.confidence >= config.min_confidence]
+        if (width := pip_width([rectified[k] for k in sure], [evidence[k] for k in sure], config)) is not None:
+            config = dataclasses.replace(config, pip_width=width)
+            evidence = gather_many(rectified, config)
+            contrast, few_faces = _contrast(evidence, config)
+    readable = _legible([f.length for f in fulls], config.min_cell_px)
+    items: list[tuple[np.ndarray, Evidence, bool]] = list(zip(every, evidence, readable, strict=True))
     # In a line of play touching ends match: a box that straddles the seam between two tiles
     # reads as a double, sure of itself. A double lies across the line, so a double read on a
     # rectangle along a run of tiles end to end is uncertain.
@@ -617,6 +619,15 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     placed = _one_per_place(tiles)
     return Detection(w, h, False, _one_of_each(placed, config.one_set_place) if config.one_set else placed,
                      tuple(down))
+
+
+def _contrast(evidence: list[Evidence], config: VisionConfig) -> tuple[float | None, bool]:
+    """The frame's pip contrast, and whether it comes from the few faces among backs: when the
+    typical tile is a back, from the tiles showing pips; only those are read as faces then (a
+    blank face among backs cannot be told from a back with a seam)."""
+    faces = faces_contrast(evidence)
+    contrast = pip_contrast(evidence, config.backs_below, faces)
+    return (faces, True) if contrast is None else (contrast, False)
 
 
 def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:

@@ -21,7 +21,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.medians import channel_medians_of, row_medians
 from referee.vision.split import Box
 
-__all__ = ["Evidence", "gather", "gather_many", "decide", "relook", "strong_peaks", "PATTERNS"]
+__all__ = ["Evidence", "gather", "gather_many", "pip_width", "decide", "relook", "strong_peaks", "PATTERNS"]
 
 _GRID = (0.24, 0.5, 0.76)
 _HUE = 1.5
@@ -98,10 +98,14 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
         return []
     lab8 = cv2.cvtColor(np.concatenate(faces, axis=0), cv2.COLOR_BGR2Lab).reshape(n, c, 2 * c, 3)
     lab = lab8.astype(np.float32)
-    r0, r1, c0, c1 = int(0.12 * c), int(0.88 * c), int(0.06 * c), int(1.94 * c)
+    r0, r1, c0, c1 = _inner(c)
     colour = channel_medians_of(lab8[:, r0:r1, c0:c1].reshape(n, -1, 3))
-    d = lab - colour[:, None, None, :]
-    ink = np.sqrt(d[..., 0] ** 2 + _HUE ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+    ink = _ink(lab, colour[:, None, None, :])
+    if (k := _glare_disc(config)) >= 3:
+        # What a disc wider than a pip fits into is no pip: a streak of glare, shading.
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        for i in range(n):
+            ink[i] -= cv2.morphologyEx(ink[i], cv2.MORPH_OPEN, disc)
     sigma = 0.07 * c
     place_rows, place_cols, round_k, square_k = _layout(c)
     smooth = np.empty_like(ink)
@@ -135,6 +139,58 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
     cuts = np.searchsorted(fs, np.arange(n + 1))
     return [Evidence(pips[i], float(divider[i]), float(noise[i]), peaks[cuts[i]:cuts[i + 1]], contrast_map[i])
             for i in range(n)]
+
+
+def _ink(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """How far Lab pixels (float32) lie from a face's colour, hue weighted: the pips, the divider."""
+    d = lab - colour
+    return np.sqrt(d[..., 0] ** 2 + _HUE ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+
+
+def _inner(c: int) -> tuple[int, int, int, int]:
+    """The rows and columns (from, to) of a rectified face of (c, 2c) inside its rim."""
+    return int(0.12 * c), int(0.88 * c), int(0.06 * c), int(1.94 * c)
+
+
+def _face_ink(face: np.ndarray, c: int) -> np.ndarray:
+    """:func:`_ink` of one rectified face (BGR uint8, (c, 2c)), against its own colour (as
+    :func:`gather_many` takes it: the median inside its rim)."""
+    lab8 = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)
+    r0, r1, c0, c1 = _inner(c)
+    colour = channel_medians_of(lab8[r0:r1, c0:c1].reshape(1, -1, 3))
+    return _ink(lab8.astype(np.float32), colour[0])
+
+
+def _glare_disc(config: VisionConfig) -> int:
+    """The width in pixels (odd) of the disc that takes glare out of a face's ink (0: none)."""
+    if config.glare_disc <= 0 or config.pip_width <= 0:
+        return 0
+    return max(3, round(config.glare_disc * config.pip_width * config.cell_px)) | 1
+
+
+def pip_width(faces: Sequence[np.ndarray], evidence: Sequence[Evidence], config: VisionConfig) -> float | None:
+    """The pips' width (at half their height) as a share of the tile's width: the median over
+    the strong peaks (at least half the face's strongest) of rectified ``faces`` read surely,
+    each with its ``evidence`` (gathered without a glare disc). The blob round a peak above half
+    its height gives its width. None from fewer than ``pip_width_least`` pips."""
+    c = config.cell_px
+    widths: list[float] = []
+    for face, found in zip(faces, evidence, strict=True):
+        if not len(found.peaks):
+            continue
+        ink = _face_ink(face, c)
+        strongest = float(found.peaks[:, 2].max())
+        for x, y, value in found.peaks:
+            if value < 0.5 * strongest:
+                continue
+            col, row = round(float(x) * c), round(float(y) * c)
+            top = float(ink[max(0, row - 1):row + 2, max(0, col - 1):col + 2].max())
+            _, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5 * top).view(np.uint8), connectivity=8)
+            blob = labels[min(row, c - 1), min(col, 2 * c - 1)]
+            # A blob over a fifth of a half's area round the peak is shading, not a pip.
+            if blob and stats[blob, cv2.CC_STAT_AREA] <= 0.2 * c * c:
+                widths.append(2.0 * math.sqrt(float(stats[blob, cv2.CC_STAT_AREA]) / math.pi) / c)
+    return float(np.median(widths)) if len(widths) >= config.pip_width_least else None
 
 
 def pip_contrast(evidence: list[Evidence], backs_below: float = 0.0, faces: float | None = None) -> float | None:
