@@ -558,15 +558,16 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     rectified = [rectify(image, corners, c) for corners in every]
     evidence = gather_many(rectified, config)
     contrast, few_faces = _contrast(evidence, config)
+    readings = [decide(e, contrast, config) for e in evidence]
     if config.glare_disc > 0 and config.pip_width == 0 and contrast is not None:
         # The pips' width measured on the tiles read surely sizes the disc that takes glare out
         # of every face's evidence (and out of every second look's): the faces are read again so.
-        readings = [decide(e, contrast, config) for e in evidence]
         sure = [k for k, r in enumerate(readings) if r.pips is not None and r.confidence >= config.min_confidence]
         if (width := pip_width([rectified[k] for k in sure], [evidence[k] for k in sure], config)) is not None:
             config = dataclasses.replace(config, pip_width=width)
             evidence = gather_many(rectified, config)
             contrast, few_faces = _contrast(evidence, config)
+            readings = [decide(e, contrast, config) for e in evidence]
     readable = _legible([f.length for f in fulls], config.min_cell_px)
     items: list[tuple[np.ndarray, Evidence, bool]] = list(zip(every, evidence, readable, strict=True))
     # In a line of play touching ends match: a box that straddles the seam between two tiles
@@ -574,7 +575,6 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # rectangle along a run of tiles end to end is uncertain.
     runs = runs_of(boxes)
     along_run = ({i for run in runs for i in run} | along) - spinners
-    readings = [decide(evidence, contrast, config) for _, evidence, _ in items]
     if contrast is not None:
         for run, other in abutting:
             _take_better(image, run, functools.partial(_fitted, image, other, scale, config),
