@@ -171,6 +171,11 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
     design = _design((xs.ravel() + 0.5) / _GRID[0], (ys.ravel() + 0.5) / _GRID[1])
     seeds, weight = _table_seeds(small)
     total = float(weight.sum())
+
+    def covered(cells: np.ndarray) -> float:
+        """The share of the frame (cells weighted to its middle) a model's cells make up."""
+        return float(weight[cells].sum()) / total
+
     coeffs, keep, band = _fit_from(flat, design, seeds[0])
     # The surface from the largest region spread to its band's cap took in what is not table
     # (on pale planks, the lightest plank's surface reaches out to the faces): the next seeds it.
@@ -178,14 +183,13 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
             and (other := _fit_from(flat, design, seeds[1]))[2] < _BAND_CAP:
         seeds = [seeds[1], seeds[0], *seeds[2:]]
         coeffs, keep, band = other
-    cover = float(weight[keep].sum()) / total
+    cover = covered(keep)
     spans = _hull_share(seeds[0]) >= _LEAST_HULL
     if cover < _LEAST_COVER and not spans:
         fits = [_fit_from(flat, design, seed) for seed in seeds[1:]]
-        covers = [float(weight[fit[1]].sum()) / total for fit in fits]
+        covers = [covered(fit[1]) for fit in fits]
         if covers and max(covers) >= _FLOOR_GAIN * cover:
-            best = int(np.argmax(covers))
-            (coeffs, keep, band), cover = fits[best], covers[best]
+            coeffs, keep, band = fits[int(np.argmax(covers))]
     else:
         hull = _hull(seeds[0]) > 0
         for seed in seeds[1:]:
@@ -196,9 +200,8 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
                 continue
             gain = _SURROUNDED_GAIN if inside else _BESIDE_GAIN
             other = _fit_from(flat, design, seed)
-            other_cover = float(weight[other[1]].sum()) / total
-            if other_cover >= gain * cover:
-                (coeffs, keep, band), cover = other, other_cover
+            if covered(other[1]) >= gain * cover:
+                coeffs, keep, band = other
                 break
     fitted = design @ coeffs
     resid = np.linalg.norm(flat - fitted, axis=1)
