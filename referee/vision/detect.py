@@ -119,9 +119,10 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     ``prior`` (the face colour and tile length the frames before agree on), the tiles are looked
     for with that model where the frame's own estimate strays from it (``prior_length``,
     ``prior_colour``); the Detection reports the frame's own (:attr:`Detection.face`) either way.
-    A frame that leaves some tile unsure on its likeliest face colour is read again on the next
-    likeliest, up to ``face_tries`` in all; a reading with more tiles read surely and none more
-    left unsure replaces the one held (:func:`_better`)."""
+    A frame that leaves some tile unsure on its likeliest face colour, or finds nothing at all on
+    it, is read again on the next likeliest, up to ``face_tries`` in all; a reading with more
+    tiles read surely and none more left unsure replaces the one held, and one reading most of
+    its tiles surely replaces one that found nothing (:func:`_better`)."""
     image = _check(image)
     if config is None:
         config = profile.vision if profile is not None else VisionConfig()
@@ -148,7 +149,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
             best = got
         # The frames before settle the faces when they agree on them (a prior): the frame's own
         # guess is read when it agrees with theirs, theirs when it strays; no other is tried.
-        if prior is not None or best.occluded or _surely(best) == len(best.tiles):
+        if prior is not None or best.occluded or (_surely(best) == len(best.tiles) and not _blind(best)):
             break
     assert best is not None  # tries holds one guess at least
     return best
@@ -157,9 +158,19 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
 def _better(other: Detection, held: Detection) -> bool:
     """Whether a frame read on another guess at the face colour (``other``) beats the reading
     ``held``: no arm, more tiles read surely, and no more left unsure (grain or shadows taken
-    for the faces make many boxes, a few of them read surely)."""
+    for the faces make many boxes, a few of them read surely); beside a reading that found
+    nothing, most of its tiles read surely."""
     sure, kept = _surely(other), _surely(held)
+    if _blind(held):
+        return not other.occluded and sure > len(other.tiles) - sure
     return not other.occluded and sure > kept and len(other.tiles) - sure <= len(held.tiles) - kept
+
+
+def _blind(found: Detection) -> bool:
+    """Whether a reading found nothing at all, no tile and no back, and no arm either: a guess
+    at the faces that matched what is not tiles (a lens's dark rim round a pale table, near the
+    faces' colour, joins them to the frame's edge)."""
+    return not found.tiles and not found.face_down and not found.occluded
 
 
 def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray, found: tuple[Colour, float] | None,
