@@ -40,7 +40,7 @@ from referee.vision import Detection, FaceDown, FaceModel, TileReading, VisionCo
 from referee.vision.evaluate import Totals, halves_right, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 from referee.vision.size import TileSize
-from referee.vision.split import split_blobs
+from referee.vision.split import Box, split_blobs
 
 SEQUENCES = REPO / "sample_images" / "sequences"
 
@@ -435,6 +435,47 @@ def test_among_backs_a_double_blank_across_a_lines_end_is_an_unsure_face(seed: i
     d = run(image)
     assert not [t for t in d.tiles if math.dist(t.center, blank) < REACH]
     assert len(d.face_down) == 11
+
+
+def backs_side_by_side(rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
+    """Three faces and a lone back, each with its box, and two backs side by side, long sides
+    touching across a seam of table a few pixels wide, whose pair no box is given for."""
+    canvas = table(rng, FELT)
+    boxes = []
+    for pips, (x, y, a) in (((3, 5), (200, 150, 10)), ((6, 2), (200, 450, 100)), ((4, 1), (760, 500, 30)),
+                            (None, (760, 200, 60))):
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, y, a)
+        boxes.append(Box(x, y, L, W, a))
+    for dy in (-(W + 3) / 2, (W + 3) / 2):
+        canvas = lay(canvas, sprite(None, IVORY, DARK_INK), 520, 300 + dy, 0.0)
+    return finish(canvas, rng), boxes
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_box_packed_across_two_backs_side_by_side_is_no_sure_double_blank(seed: int) -> None:
+    # Packed across two backs lying side by side (a rendered hand's boneyard, its backs pushed
+    # together), a box holds half of each: no pips, and their seam for a divider. It read as a
+    # double blank, sure, and the referee saw a tile nobody played. Where backs lie, a double
+    # blank packed among touching tiles, off the end of every face read surely, is uncertain.
+    read = sys.modules["referee.vision.detect"]._read
+    image, boxes = backs_side_by_side(np.random.default_rng(seed))
+    h, w = image.shape[:2]
+    across = Box(520, 300, L, W, 90.0, packed=True)
+    d = read(image, [*boxes, across], 1.0, VisionConfig(), w, h)
+    assert sorted(t.pips for t in d.tiles if not t.uncertain) == [(3, 5), (4, 1), (6, 2)]
+    assert [(t.pips, t.uncertain) for t in d.tiles if math.dist(t.center, (520, 300)) < REACH] == [((0, 0), True)]
+    # The double blank's own box packed across the end of a face read surely, as in a line of
+    # play, reads as it did, backs or none (a lone one: test_a_double_blank_face_up_...).
+    canvas = table(np.random.default_rng(seed), FELT)
+    blank = (600 + L / 2 + W / 2 + 1, 450.0)
+    laid = (((3, 5), (200, 150), 10), (None, (760, 200), 60), ((4, 0), (600, 450), 0), ((0, 0), blank, 90))
+    for pips, (x, y), a in laid:
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, y, a)
+    image = finish(canvas, np.random.default_rng(seed))
+    boxes = [Box(200, 150, L, W, 10), Box(760, 200, L, W, 60), Box(600, 450, L, W, 0, packed=True),
+             Box(*blank, L, W, 90, packed=True)]
+    d = read(image, boxes, 1.0, VisionConfig(), w, h)
+    assert sorted((t.pips, t.uncertain) for t in d.tiles) == [((0, 0), False), ((3, 5), False), ((4, 0), False)]
 
 
 def grained_pile(rng: np.random.Generator) -> np.ndarray:

@@ -597,7 +597,11 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     # not surely.
     sure_faces = {k for k, r in enumerate(readings)
                   if r.pips not in (None, (0, 0)) and r.confidence >= config.min_confidence}
-    blank_faces = at_ends(boxes, sure_faces) if few_faces else set()
+    # Two backs side by side read as a double blank, their seam for its divider: where backs
+    # lie, a double blank packed among touching tiles, off the end of every face read surely,
+    # is reported uncertain.
+    backs = any(r.pips is None for r in readings)
+    blank_faces = at_ends(boxes, sure_faces) if few_faces or backs else set()
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
     for k, ((corners, _, legible), full) in enumerate(zip(items, fulls, strict=True)):
@@ -609,7 +613,8 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         straddle = (k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]) \
             or k in crossed
         centre = corners.mean(axis=0)
-        if few_faces and reading.pips == (0, 0) and k in blank_faces:
+        if reading.pips == (0, 0) and (k in blank_faces if few_faces
+                                       else backs and boxes[k].packed and k not in blank_faces):
             reading = Reading((0, 0), 0.0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0) and k not in blank_faces):
             if shaped is not None and k >= shaped:
