@@ -478,6 +478,46 @@ def test_a_box_packed_across_two_backs_side_by_side_is_no_sure_double_blank(seed
     assert sorted((t.pips, t.uncertain) for t in d.tiles) == [((0, 0), False), ((3, 5), False), ((4, 0), False)]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_box_half_off_a_back_is_no_sure_double_blank(seed: int) -> None:
+    # A box 0.4 of a tile along from a back, across its end: the back's side wall, dark, lies
+    # across the box's middle like a divider, and neither half holds a pip. It read as a sure
+    # double blank (a rendered still, a back on pale laminate). One tile's halves are of one
+    # material; here one half is the table: such a double blank is uncertain (blank_halves).
+    rng = np.random.default_rng(seed)
+    canvas = table(rng, FELT)
+    boxes = []
+    for pips, (x, y, a) in (((3, 5), (200, 150, 10)), ((6, 2), (200, 450, 100)), ((4, 1), (760, 500, 30)),
+                            (None, (520, 300, 0))):
+        canvas = lay(canvas, sprite(pips, IVORY, DARK_INK), x, y, a)
+        if pips is not None:
+            boxes.append(Box(x, y, L, W, a))
+    wall = round(520 + L / 2)
+    cv2.line(canvas, (wall, round(300 - W / 2 + 3)), (wall, round(300 + W / 2 - 3)), (40, 40, 40), 3)
+    image = finish(canvas, rng)
+    h, w = image.shape[:2]
+    read = sys.modules["referee.vision.detect"]._read
+    off = [*boxes, Box(520 + 0.4 * L, 300, L, W, 0)]
+
+    def there(config: VisionConfig) -> list[tuple[tuple[int, int], bool]]:
+        d = read(image, off, 1.0, config, w, h)
+        assert sorted(t.pips for t in d.tiles if not t.uncertain and t.pips != (0, 0)) == [(3, 5), (4, 1), (6, 2)]
+        return [(t.pips, t.uncertain) for t in d.tiles if t.pips == (0, 0)]
+
+    assert there(VisionConfig(blank_halves=0)) == [((0, 0), False)]  # without the check: sure
+    assert there(VisionConfig()) == [((0, 0), True)]
+
+
+def test_a_double_blanks_halves_are_alike_and_the_setting_is_checked() -> None:
+    halves_apart = sys.modules["referee.vision.read"].halves_apart
+    face, _ = sprite((0, 0), IVORY, DARK_INK)
+    assert halves_apart(cv2.resize(face, (64, 32))) < 0.25 * VisionConfig().blank_halves
+    half_off = np.concatenate([face[:, L // 4:], np.full((W, L // 4, 3), FELT, np.uint8)], axis=1)
+    assert halves_apart(cv2.resize(half_off, (64, 32))) > VisionConfig().blank_halves
+    with pytest.raises(ValueError, match="blank_halves"):
+        VisionConfig(blank_halves=-1)
+
+
 def grained_pile(rng: np.random.Generator) -> np.ndarray:
     """Fourteen worn backs in two rows (a faint seam across the middle and a few specks, as a
     rendered 4032 x 3024 pile showed), and two faces with pips beside them."""

@@ -345,6 +345,10 @@ class VisionConfig:
     shape_size: float = 0.15
     shape_samples: int = 3
     shape_fill: float = 0.85
+    # A double blank whose halves differ in colour by more than blank_halves (Lab, hue weighted:
+    # one tile is of one material; a box half off a back, or across two backs, is not) is
+    # uncertain (0 turns this off).
+    blank_halves: float = 20.0
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -381,6 +385,7 @@ class VisionConfig:
             ("shape_size", 0 <= self.shape_size < 1),
             ("shape_samples", self.shape_samples >= 1),
             ("shape_fill", 0 < self.shape_fill <= 1),
+            ("blank_halves", self.blank_halves >= 0),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

@@ -27,6 +27,7 @@ from referee.vision.read import (
     faces_contrast,
     gather,
     gather_many,
+    halves_apart,
     pip_contrast,
     pip_width,
     rectify,
@@ -615,6 +616,10 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
         centre = corners.mean(axis=0)
         if reading.pips == (0, 0) and (k in blank_faces if few_faces
                                        else backs and boxes[k].packed and k not in blank_faces):
+            reading = Reading((0, 0), 0.0)
+        if reading.pips == (0, 0) and reading.confidence > 0 and config.blank_halves > 0 \
+                and halves_apart(rectify(image, corners, c)) > config.blank_halves:
+            # Read on a box half off a back (its side wall for a divider): one half is table.
             reading = Reading((0, 0), 0.0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0) and k not in blank_faces):
             if shaped is not None and k >= shaped:

@@ -19,9 +19,11 @@ import numpy as np
 
 from referee.vision.config import VisionConfig
 from referee.vision.medians import channel_medians_of, row_medians
+from referee.vision.segment import HUE
 from referee.vision.split import Box
 
-__all__ = ["Evidence", "gather", "gather_many", "pip_width", "decide", "relook", "strong_peaks", "PATTERNS"]
+__all__ = ["Evidence", "gather", "gather_many", "halves_apart", "pip_width", "decide", "relook", "strong_peaks",
+           "PATTERNS"]
 
 _GRID = (0.24, 0.5, 0.76)
 _HUE = 1.5
@@ -159,6 +161,20 @@ def _face_ink(face: np.ndarray, c: int) -> np.ndarray:
     r0, r1, c0, c1 = _inner(c)
     colour = channel_medians_of(lab8[r0:r1, c0:c1].reshape(1, -1, 3))
     return _ink(lab8.astype(np.float32), colour[0])
+
+
+def halves_apart(face: np.ndarray) -> float:
+    """How far apart in colour the two halves of a rectified face (BGR uint8, (c, 2c)) lie: the
+    Lab distance between their medians inside the rim and off the divider, hue weighted as the
+    table's is (``segment.HUE``). One tile's halves are of one material; a box half off its
+    tile, or across two backs of different tints, holds two."""
+    c = face.shape[0]
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)
+    rows = slice(round(0.19 * c), round(0.81 * c))
+    first, second = (channel_medians_of(lab[rows, round(a * c):round(b * c)].reshape(1, -1, 3))[0]
+                     for a, b in ((0.125, 0.875), (1.125, 1.875)))
+    d = np.asarray(first, np.float64) - np.asarray(second, np.float64)
+    return float(np.sqrt(d[0] ** 2 + HUE ** 2 * (d[1] ** 2 + d[2] ** 2)))
 
 
 def _glare_disc(config: VisionConfig) -> int:
