@@ -143,10 +143,10 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
             for i in range(n)]
 
 
-def _ink(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def _ink(lab: np.ndarray, colour: np.ndarray, hue: float = _HUE) -> np.ndarray:
     """How far Lab pixels (float32) lie from a face's colour, hue weighted: the pips, the divider."""
     d = lab - colour
-    return np.sqrt(d[..., 0] ** 2 + _HUE ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+    return np.sqrt(d[..., 0] ** 2 + hue ** 2 * (d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
 def _inner(c: int) -> tuple[int, int, int, int]:
@@ -173,8 +173,7 @@ def halves_apart(face: np.ndarray) -> float:
     rows = slice(round(0.19 * c), round(0.81 * c))
     first, second = (channel_medians_of(lab[rows, round(a * c):round(b * c)].reshape(1, -1, 3))[0]
                      for a, b in ((0.125, 0.875), (1.125, 1.875)))
-    d = np.asarray(first, np.float64) - np.asarray(second, np.float64)
-    return float(np.sqrt(d[0] ** 2 + HUE ** 2 * (d[1] ** 2 + d[2] ** 2)))
+    return float(_ink(np.asarray(first, np.float64), np.asarray(second, np.float64), HUE))
 
 
 def _glare_disc(config: VisionConfig) -> int:
