@@ -192,6 +192,17 @@ class VisionConfig:
     pip_fit_turn: float = 10.0
     pip_fit_packed_turn: float = 5.0
     pip_fit_reach: float = 0.35
+    # ... and then on the sharp edges of its face's outline (a shadow's edge is soft): two
+    # lines along it a tile's width apart, within edge_across of its width from its middle,
+    # then two across it a length apart, within edge_along of its length, each width and length
+    # within edge_size of the rectangle's, edge_rounds times over (0 turns this off); the weaker
+    # of each pair at least edge_stand times as sharp as the face between them is in the median
+    # (a plain table shows no such edges). The reading there stands as one on a divider does.
+    edge_rounds: int = 2
+    edge_stand: float = 1.5
+    edge_across: float = 0.6
+    edge_along: float = 0.3
+    edge_size: float = 0.15
     # A tile packed among touching ones gets the second look too, but its rectangle is less sure
     # of its place: it needs relook_packed_support agreeing sure readings (of the 24; of the 48
     # in fine steps), and no double is taken from a rectangle in a straight run (moved along a
@@ -417,6 +428,11 @@ class VisionConfig:
             ("pip_fit_turn", 0 <= self.pip_fit_turn <= 45),
             ("pip_fit_packed_turn", 0 <= self.pip_fit_packed_turn <= 45),
             ("pip_fit_reach", 0 < self.pip_fit_reach <= 1),
+            ("edge_rounds", self.edge_rounds >= 0),
+            ("edge_across", 0 < self.edge_across <= 1),
+            ("edge_along", 0 < self.edge_along <= 1),
+            ("edge_size", 0 < self.edge_size < 0.5),
+            ("edge_stand", self.edge_stand >= 1),
             ("relook_support", self.relook_support >= 0),
             ("relook_packed_support", self.relook_packed_support >= 0),
             ("wide_below_px", self.wide_below_px >= 0),

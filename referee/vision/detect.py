@@ -24,6 +24,7 @@ from referee.vision.read import (
     Evidence,
     Reading,
     decide,
+    doubted_blank,
     faces_contrast,
     gather,
     gather_many,
@@ -33,7 +34,7 @@ from referee.vision.read import (
     rectify,
     relook,
 )
-from referee.vision.refine import refine, snap
+from referee.vision.refine import on_edges, refine, snap
 from referee.vision.segment import (
     Colour,
     TableModel,
@@ -398,8 +399,11 @@ def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConf
 
 
 def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, config: VisionConfig,
-                 support: int | None, doubles: bool, blank: bool) -> tuple[Reading, Box] | None:
-    """The reading on ``fitted`` (see :func:`_on_divider`), None when it does not stand."""
+                 support: int | None, doubles: bool, blank: bool,
+                 first: Reading | None = None) -> tuple[Reading, Box] | None:
+    """The reading on ``fitted`` (see :func:`_on_divider`), None when it does not stand: nor
+    when it shows a blank half where the ``first`` reading, on the box, saw pips or doubted its
+    blank (:func:`referee.vision.read.doubted_blank`)."""
     # A packed tile's face fitted among touching tiles and side walls may come out small.
     sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width),
              dataclasses.replace(fitted, length=box.length, width=box.length / config.aspect)] \
@@ -412,6 +416,8 @@ def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, conf
         if sure and ((not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0))):
             continue
         around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
+        if around.pips is not None and first is not None and doubted_blank(around.pips, first, config.min_confidence):
+            continue
         if not sure and around.pips is not None:
             return around, found
         if sure and around.pips == there.pips:
@@ -423,8 +429,9 @@ def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, conf
 def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
                  in_run: bool) -> tuple[Reading, Box]:
     """A tile read unsure, looked at again: on the rectangle found from its divider, else on
-    the one its pips centre on (:func:`on_pips`), else with its rectangle moved about
-    (:func:`relook`). A packed tile needs more agreeing
+    the one its pips centre on (:func:`on_pips`), else on its face's sharp outline
+    (:func:`on_edges`: giving no blank half the ``first`` reading doubted), else with its
+    rectangle moved about (:func:`relook`). A packed tile needs more agreeing
     readings, its divider nearer its middle (a seam lies half a tile away), and gives no
     double blank (a moved rectangle takes a seam or an edge for its divider), nor a double in a
     straight run (moved along a line of touching tiles, a rectangle straddles a seam, and in a
@@ -445,11 +452,17 @@ def _second_look(image: np.ndarray, box: Box, first: Reading, contrast: float, c
                                 whole=True)
         if again is not None:
             return again
-    # Then on its pips, wherever its edges put it.
-    placed = on_pips(image, box, contrast, config)
-    if placed is not None and (found := _read_fitted(image, box, placed, contrast, config, support, doubles,
-                                                     blank)) is not None:
-        return found
+    # Then on its pips, wherever its edges put it; then on its face's sharp outline. The pips
+    # and the divider place a box by what is on the face; the outline, by its edges alone: a
+    # box fitted so to a small tile beside its faint pips read a sure blank there (a 33-pixel
+    # coloured 5-6 read 5-0), so it gives no blank half the first reading doubted.
+    fits = ((functools.partial(on_pips, image, box, contrast, config), None),
+            (functools.partial(on_edges, image, box, config), first))
+    for fit, doubted in fits:
+        placed = fit()
+        if placed is not None and (found := _read_fitted(image, box, placed, contrast, config, support, doubles,
+                                                         blank, doubted)) is not None:
+            return found
     reading = relook(image, box, first, contrast, config, support, doubles, blank)
     if reading.confidence < config.min_confidence and config.wide_support > 0 and box.length < config.wide_below_px:
         reading = relook(image, box, first, contrast, config, config.wide_support, doubles, blank, wide=True)

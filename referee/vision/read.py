@@ -448,6 +448,14 @@ def _moves(config: VisionConfig, wide: bool, fine: bool = False) -> list[tuple[f
             if du != 0 or dv != 0 or st != 1.0]
 
 
+def doubted_blank(pips: tuple[int, int], first: Reading, bar: float) -> bool:
+    """Whether ``pips`` show a blank half where the ``first`` reading saw pips, or doubted its
+    blank (its half's confidence under ``bar``). Such a blank is not made sure by looks about
+    the tile: moved, a faint half's pips sink into the face's noise, and it reads a sure blank."""
+    return first.pips is not None and any(pips[k] == 0 and (first.pips[k] != 0 or first.halves[k] < bar)
+                                          for k in (0, 1))
+
+
 def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config: VisionConfig,
            support: int | None = None, doubles: bool = True, blank: bool = True, wide: bool = False) -> Reading:
     """A second look at a tile read unsure at ``box`` (full-resolution pixels): read again
@@ -482,10 +490,7 @@ def relook(image: np.ndarray, box: Box, first: Reading, contrast: float, config:
         return first
     pips = sure[0].pips
     assert pips is not None  # sure readings are of faces
-    if first.pips is not None and any(pips[k] == 0 and (first.pips[k] != 0 or first.halves[k] < config.min_confidence)
-                                      for k in (0, 1)):
-        # A blank the first look doubted (faint pips there, or pips) is not made sure by looks
-        # about it: moved, a faint half's pips sink into the face's noise, and it reads a sure blank.
+    if doubted_blank(pips, first, config.min_confidence):
         return first
     if config.relook_room > 1 and _pips_round(image, box, contrast, config) > pips[0] + pips[1]:
         return first

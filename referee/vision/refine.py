@@ -13,7 +13,7 @@ from referee.vision.config import VisionConfig
 from referee.vision.medians import channel_medians
 from referee.vision.split import Box
 
-__all__ = ["line_profile", "refine", "snap", "strip"]
+__all__ = ["line_profile", "on_edges", "refine", "snap", "strip"]
 
 _RES = 24  # strip pixels per tile width
 
@@ -147,3 +147,72 @@ def _snap(image: np.ndarray, box: Box, reach: float, across: bool) -> Box:
         cx, cy = cx + vx * shift, cy + vy * shift
         width = (hi - lo) / res
     return dataclasses.replace(box, cx=cx, cy=cy, length=length, width=width)
+
+
+def _sharp(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How sharply the colour changes along x and along y at each pixel of a square-on view
+    (Sobel of the lightly smoothed Lab, hue weighted as in :func:`_snap`)."""
+    lab = cv2.GaussianBlur(cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32), (0, 0), 0.8)
+    weight = np.array([1.0, 2.0, 2.0], np.float32)
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3) * weight
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3) * weight
+    return np.sqrt((gx * gx).sum(axis=2)), np.sqrt((gy * gy).sum(axis=2))
+
+
+def _pair(profile: np.ndarray, least: float, most: float, centre: float, reach: float,
+          stand: float) -> tuple[int, int] | None:
+    """Two places in ``profile`` from ``least`` to ``most`` apart, their middle within ``reach``
+    of ``centre``, where the weaker of the two is strongest; None when no two are, or the
+    weaker is under ``stand`` times the profile's median between them (the outline of a face
+    is sharper than the face within it; on a plain table, no edge stands out)."""
+    n = len(profile)
+    first, second = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    apart = second - first
+    ok = (apart >= least) & (apart <= most) & (np.abs((first + second) / 2 - centre) <= reach)
+    if not ok.any():
+        return None
+    score = np.where(ok, np.minimum(profile[first], profile[second]), -np.inf)
+    a, b = np.unravel_index(int(np.argmax(score)), score.shape)
+    if score[a, b] < stand * float(np.median(profile[a + 1:b])):
+        return None
+    return int(a), int(b)
+
+
+def on_edges(image: np.ndarray, box: Box, config: VisionConfig) -> Box | None:
+    """The box (full-resolution pixels) moved onto the sharp edges of its face's outline: first
+    the two lines along the tile a width apart (over the middle half of its length), then the
+    two across it a length apart (over the middle of the width found), each size within
+    ``edge_size`` of the box's, ``edge_rounds`` times over, each from where the last found them.
+    A shadow's edge is soft, the face's sharp: a box that took a tile's shadow for part of its
+    face slides back onto the face. None when no such pair of lines lies within reach
+    (``edge_across`` of the width, ``edge_along`` of the length), or the weaker of a pair is
+    under ``edge_stand`` times as sharp as what lies between them is in the median."""
+    if config.edge_rounds <= 0:
+        return None
+    res = _RES / box.width
+    now = box
+    for _ in range(config.edge_rounds):
+        square = strip(image, now, now.length * (1 + 2 * config.edge_along),
+                       now.width * (1 + 2 * config.edge_across), res)
+        m, n = square.shape[:2]
+        along, across = _sharp(square)
+        length, width = box.length * res, box.width * res  # the sizes sought are the box's own
+        lo, hi = 1 - config.edge_size, 1 + config.edge_size
+        middle = across[:, int(n / 2 - 0.25 * length):int(n / 2 + 0.25 * length) + 1]
+        sides = _pair(np.percentile(middle, 25, axis=1), lo * width, hi * width, m / 2, config.edge_across * width,
+                      config.edge_stand)
+        if sides is None:
+            return None
+        top, bottom = sides
+        inner = along[int(top + 0.1 * (bottom - top)):int(bottom - 0.1 * (bottom - top)) + 1]
+        ends = _pair(np.percentile(inner, 20, axis=0), lo * length, hi * length, n / 2, config.edge_along * length,
+                     config.edge_stand)
+        if ends is None:
+            return None
+        left, right = ends
+        a = math.radians(now.angle)
+        du, dv = ((left + right) / 2 - n / 2) / res, ((top + bottom) / 2 - m / 2) / res
+        now = dataclasses.replace(now, cx=now.cx + math.cos(a) * du - math.sin(a) * dv,
+                                  cy=now.cy + math.sin(a) * du + math.cos(a) * dv,
+                                  length=(right - left) / res, width=(bottom - top) / res)
+    return now
