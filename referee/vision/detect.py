@@ -408,15 +408,21 @@ def _read_fitted(image: np.ndarray, box: Box, fitted: Box, contrast: float, conf
     sizes = [fitted, dataclasses.replace(fitted, length=box.length, width=box.width),
              dataclasses.replace(fitted, length=box.length, width=box.length / config.aspect)] \
         if box.packed else [fitted]
+    def doubted(pips: tuple[int, int]) -> bool:
+        return first is not None and doubted_blank(pips, first, config.min_confidence)
+
     for found in sizes:
         there = decide(gather(rectify(image, found.corners(), config.cell_px), config), contrast, config)
         if there.pips is None:
             continue
         sure = there.confidence >= config.min_confidence
-        if sure and ((not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0))):
+        # A sure reading stands only where the looks around it agree: one the first reading
+        # doubted cannot stand, and is not looked around.
+        if sure and ((not doubles and there.pips[0] == there.pips[1]) or (not blank and there.pips == (0, 0))
+                     or doubted(there.pips)):
             continue
         around = relook(image, found, Reading(None, 0.0), contrast, config, support, doubles, blank)
-        if around.pips is not None and first is not None and doubted_blank(around.pips, first, config.min_confidence):
+        if around.pips is not None and doubted(around.pips):
             continue
         if not sure and around.pips is not None:
             return around, found
