@@ -169,3 +169,92 @@ def test_arm_piece_widest_is_checked() -> None:
     with pytest.raises(ConfigError, match="arm_piece_widest"):
         VisionConfig(arm_core=2.0, arm_piece_widest=1.5)
     assert VisionConfig(arm_piece_widest=0.0).arm_piece_widest == 0.0
+
+
+def _rim_scene(band: bool, arm: bool) -> dict[str, object]:
+    """A drawn 600 x 400 frame in Lab (tile length 30 px): a 200 x 280 wood-coloured table on a
+    dark floor; if asked, a band of other light along its left edge, 2.5 tile lengths deep and
+    260 px long (its corners above and below still match the table model, so the table's
+    outline takes the band in), and an arm two tile lengths wide coming in from the frame's
+    left edge across the table's, five tile lengths onto the table. The inputs of
+    :func:`occluded` as detect() works them out."""
+    from referee.vision.occlusion import table_outlines
+
+    table_colour = np.array([150.0, 135.0, 150.0], np.float32)
+    lab = np.empty((400, 600, 3), np.float32)
+    lab[:] = (60.0, 128.0, 132.0)  # the floor
+    lab[60:340, 200:400] = table_colour
+    if band:
+        lab[70:330, 200:275] = (118.0, 145.0, 168.0)  # a lamp's fall-off the model missed
+    if arm:
+        lab[170:230, :350] = (120.0, 150.0, 162.0)  # skin
+    table_lab = np.empty_like(lab)
+    table_lab[:] = table_colour
+    loose = (np.linalg.norm(lab - table_lab, axis=2) > 8.0).astype(np.uint8)
+    outlines = table_outlines(1 - loose, VisionConfig().table_piece)
+    assert outlines is not None
+    largest, pieces = outlines
+    return {"lab": lab, "table_lab": table_lab, "loose": loose, "boxes": [], "big": [], "length": 30.0,
+            "table": largest, "pieces": pieces}
+
+
+def test_a_band_of_other_light_along_the_tables_rim_is_no_arm() -> None:
+    # A rendered wood table with its margin darker than the table model (the lamp's fall-off),
+    # and another whose outline took in a strip of floor, were called occluded, their tiles lost:
+    # what lies along the rim, no deeper than it is thick and several times longer, is no arm.
+    from referee.vision.occlusion import occluded
+
+    scene = _rim_scene(band=True, arm=False)
+    table = scene["table"]
+    assert isinstance(table, np.ndarray) and table[200, 230]  # the outline takes the band in
+    assert not occluded(**scene, config=VisionConfig())  # type: ignore[arg-type]
+    assert occluded(**scene, config=VisionConfig(arm_hug_long=0.0))  # type: ignore[arg-type]
+
+
+def test_an_arm_reaching_in_over_such_a_band_is_seen() -> None:
+    from referee.vision.occlusion import occluded
+
+    assert occluded(**_rim_scene(band=False, arm=True), config=VisionConfig())  # type: ignore[arg-type]
+    assert occluded(**_rim_scene(band=True, arm=True), config=VisionConfig())  # type: ignore[arg-type]
+
+
+def test_an_arm_mostly_beyond_the_outline_is_still_seen() -> None:
+    # The outline stops where an arm cuts the table's region: an arm lying along the rim shows a
+    # sliver inside it, thinner than an arm's core, and that sliver is never taken for a band.
+    from referee.vision.occlusion import _hugs_rim
+
+    table = np.zeros((400, 600), np.uint8)
+    table[60:340, 200:400] = 1
+    sliver = np.zeros((282, 26), np.uint8)
+    sliver[1:281, 1:25] = 1  # 0.8 of a tile length thick, along the left rim
+    band = np.zeros((282, 62), np.uint8)
+    band[1:281, 1:61] = 1  # 2 tile lengths thick
+    config = VisionConfig()
+    assert not _hugs_rim(sliver, (199, 59), table, 30.0, config)
+    assert _hugs_rim(band, (199, 59), table, 30.0, config)
+    assert not _hugs_rim(band, (199, 59), table, 30.0, VisionConfig(arm_hug_long=0.0))
+
+
+def test_a_hand_at_the_edge_holding_a_line_of_tiles_is_no_band() -> None:
+    # A rendered hand came in two tile lengths from the frame's bottom edge onto a line of
+    # ivory tiles lying along that edge, all one blob of the face mask: measured whole, it was as
+    # long along the edge as a band. Its body (wider than arm_hug_body) is the hand alone.
+    from referee.vision.occlusion import _hugs_rim
+
+    table = np.zeros((400, 600), np.uint8)
+    table[60:340, 200:400] = 1
+    blob = np.zeros((400, 600), np.uint8)
+    blob[280:340, 270:330] = 1  # the hand, two tile lengths each way, from the rim
+    blob[300:315, 205:395] = 1  # the line of tiles, half a length wide, along the rim
+    part = blob[279:341, 204:396].copy()
+    assert not _hugs_rim(part, (204, 279), table, 30.0, VisionConfig())
+    assert _hugs_rim(part, (204, 279), table, 30.0, VisionConfig(arm_hug_body=0.1))
+
+
+def test_arm_hug_settings_are_checked() -> None:
+    with pytest.raises(ConfigError, match="arm_hug_long"):
+        VisionConfig(arm_hug_long=0.5)
+    with pytest.raises(ConfigError, match="arm_hug_deep"):
+        VisionConfig(arm_hug_deep=0.0)
+    with pytest.raises(ConfigError, match="arm_hug_body"):
+        VisionConfig(arm_hug_body=2.0)

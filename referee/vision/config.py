@@ -291,6 +291,16 @@ class VisionConfig:
     # in patches of a floor like the table, and the floor round it is wider than any arm; 0 turns
     # this second try off).
     arm_piece_widest: float = 4.0
+    # Neither cue counts a part that hugs the table's rim (or the frame's edge): its body (what
+    # of it is wider than arm_hug_body tile lengths: a line of tiles, half a length wide with its
+    # sides and shadow under that, is left out) reaching no deeper into the table than
+    # arm_hug_deep times the part's thickness, and at least arm_hug_long times longer than that
+    # depth. An arm reaches in across the rim; a band along it is the table's margin in other
+    # light (a lamp's fall-off the model misses) or the floor that the table's outline took in
+    # (0 turns this off).
+    arm_hug_long: float = 3.0
+    arm_hug_deep: float = 1.25
+    arm_hug_body: float = 0.75
     # A blob bigger than this many tiles is not a heap of tiles. A whole double-six set may touch
     # in one line (28 tiles), each face's mask grown by its rim and the frame's length resting on
     # a far, smaller tile: then it holds some 40 tiles' worth, and must still be split.
@@ -464,6 +474,9 @@ class VisionConfig:
             ("arm_dark", 0 <= self.arm_dark < 1),
             ("arm_widest", self.arm_widest > self.arm_core),
             ("arm_piece_widest", self.arm_piece_widest == 0 or self.arm_piece_widest > self.arm_core),
+            ("arm_hug_long", self.arm_hug_long == 0 or self.arm_hug_long >= 1),
+            ("arm_hug_deep", self.arm_hug_deep > 0),
+            ("arm_hug_body", 0 < self.arm_hug_body <= self.arm_core),
             ("max_blob_tiles", self.max_blob_tiles > 1),
             ("edge_contact", self.edge_contact > 0),
             ("pack_lock", 0.5 <= self.pack_lock <= 1),

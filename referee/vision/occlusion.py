@@ -129,18 +129,53 @@ def _cores(rest: np.ndarray, length: float, config: VisionConfig) -> np.ndarray:
     return out & rest
 
 
-def _arm_wide(region: np.ndarray, length: float, config: VisionConfig, widest: float | None = None) -> int:
+def _arm_wide(region: np.ndarray, length: float, config: VisionConfig, widest: float | None = None,
+              table: np.ndarray | None = None) -> int:
     """The pixels of ``region``'s largest part (an arm is one piece); none when a part is wider
     than an arm can be, ``widest`` tile lengths (``arm_widest`` when None: the table model was
-    fitted to the floor, and nothing here is to be trusted)."""
+    fitted to the floor, and nothing here is to be trusted), or when that part hugs the rim of
+    the outline ``table`` (:func:`_hugs_rim`; not looked at when None)."""
     if not region.any():
         return 0
-    _, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(region, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    _, comp, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(region, 8, cv2.CV_32S, cv2.CCL_BBDT)
     # The widest part anywhere: twice the largest distance from the region's border.
     limit = config.arm_widest if widest is None else widest
     if 2 * float(cv2.distanceTransform(region, cv2.DIST_L2, 5).max()) > limit * length:
         return 0
-    return int(stats[1:, cv2.CC_STAT_AREA].max())
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh, area = (int(v) for v in stats[largest])
+    # Its bounding box and a pixel round it (within the frame: the frame's edge is no border).
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    part = (comp[y0:y + bh + 1, x0:x + bw + 1] == largest).astype(np.uint8)
+    if table is not None and _hugs_rim(part, (x0, y0), table, length, config):
+        return 0
+    return area
+
+
+def _hugs_rim(part: np.ndarray, origin: tuple[int, int], table: np.ndarray, length: float,
+              config: VisionConfig) -> bool:
+    """Whether ``part`` (0/1, its top left corner at ``origin`` in the pixels of the outline
+    ``table``) lies along the outline's rim or the frame's edge: its body, what of it is wider
+    than ``arm_hug_body`` tile lengths, reaches no deeper into the table than ``arm_hug_deep``
+    times the part's thickness, and is at least ``arm_hug_long`` times longer than that depth.
+    An arm reaches in across the rim, deeper than it is thick or about as long as it is deep;
+    the body leaves out a line of tiles the blob of a hand took in. A part thinner than an
+    arm's core (``arm_core``) is never such a band: the outline stops where an arm cuts the
+    table's region, and an arm lying just beyond it shows a sliver along its rim."""
+    if config.arm_hug_long <= 0:
+        return False
+    thick = 2 * float(cv2.distanceTransform(part, cv2.DIST_L2, 5).max())
+    if thick < config.arm_core * length:
+        return False
+    k = max(1, round(config.arm_hug_body * length)) | 1
+    body = cv2.morphologyEx(part, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    inside = table.copy()
+    inside[0, :] = inside[-1, :] = inside[:, 0] = inside[:, -1] = 0
+    x, y = origin
+    h, w = part.shape
+    depth = float(cv2.distanceTransform(inside, cv2.DIST_L2, 5)[y:y + h, x:x + w][body > 0].max())
+    _, sides, _ = cv2.minAreaRect(cv2.findNonZero(body))
+    return depth <= config.arm_hug_deep * thick and max(sides) >= config.arm_hug_long * depth
 
 
 def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: list[Box], big: list[np.ndarray],
@@ -162,7 +197,7 @@ def occluded(lab: np.ndarray, table_lab: np.ndarray, loose: np.ndarray, boxes: l
     k = max(3, round(2 * config.arm_margin * length)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     inner = cv2.erode(table, disc)
-    if any(_arm_wide(blob & inner, length, config) > config.occluder_tiles * tile_area for blob in big):
+    if any(_arm_wide(blob & inner, length, config, None, table) > config.occluder_tiles * tile_area for blob in big):
         return True
     foreign = _rest(lab, table_lab, loose, boxes, length, config)
     if _wide_arm(foreign, length, config, table, inner, None):
@@ -178,7 +213,7 @@ def _wide_arm(foreign: np.ndarray, length: float, config: VisionConfig, table: n
     lengths (:func:`_arm_wide`)."""
     rest = foreign & table
     wide = _cores(rest, length, config)
-    if _arm_wide(wide, length, config, widest) <= config.arm_tiles * length * length / config.aspect:
+    if _arm_wide(wide, length, config, widest, table) <= config.arm_tiles * length * length / config.aspect:
         return False
     # An arm reaches in over the table's edge (or the frame's): foreground lying wholly inside
     # the table, however wide, is the table in other light (a lamp's warm patch on wood).
