@@ -243,6 +243,9 @@ class VisionConfig:
     # divider measured 0.35-0.9 of the old 0.35 share; backs stayed below 0.21 of it).
     divider_share: float = 0.175
     divider_snr: float = 4.0
+    # ... or, as a thin line (a groove: a double blank's only mark), when its column of ink
+    # stands divider_line times the spread of the columns either side above them (0 turns this off).
+    divider_line: float = 10.0
     # A lone tile read unsure is looked for again on its divider (divider_span 0 turns this off):
     # a line across the rectangle, within divider_reach of its length from its middle, turned by
     # at most divider_turn degrees, spanning divider_span of its width. Centred there, the face
@@ -458,6 +461,7 @@ class VisionConfig:
             ("grid_search", 0 <= self.grid_search < 0.25),
             ("divider_share", 0 < self.divider_share < 1),
             ("divider_snr", self.divider_snr > 1),
+            ("divider_line", self.divider_line == 0 or self.divider_line > 1),
             ("divider_turn", 0 <= self.divider_turn <= 45),
             ("divider_reach", 0 < self.divider_reach < 0.5),
             ("divider_span", 0 <= self.divider_span <= 1),

@@ -593,7 +593,9 @@ def _read(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfi
     if config.glare_disc > 0 and config.pip_width == 0 and contrast is not None:
         # The pips' width measured on the tiles read surely sizes the disc that takes glare out
         # of every face's evidence (and out of every second look's): the faces are read again so.
-        sure = [k for k, r in enumerate(readings) if r.pips is not None and r.confidence >= config.min_confidence]
+        # A double blank has no pip to measure (a worn back read as one has specks).
+        sure = [k for k, r in enumerate(readings)
+                if r.pips not in (None, (0, 0)) and r.confidence >= config.min_confidence]
         if (width := pip_width([rectified[k] for k in sure], [evidence[k] for k in sure], config)) is not None:
             config = dataclasses.replace(config, pip_width=width)
             evidence = gather_many(rectified, config)

@@ -65,6 +65,7 @@ class Evidence:
     noise: float
     peaks: np.ndarray  # (k, 3): x / cell, y / cell and contrast of every local peak on the face
     contrast_map: np.ndarray  # the centre-minus-surround map the grid is sampled from, (cell, 2 cell)
+    line: float = 0.0  # the divider as a thin line: its ink over the face's, in the face's noise
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, cell: int) -> np.ndarray:
@@ -125,6 +126,7 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
     peak = lo + np.argmax(profile[:, lo:hi], axis=1)
     base = row_medians(profile[:, int(0.3 * c):int(1.7 * c)])
     divider = profile[np.arange(n), peak].astype(np.float64) - base.astype(np.float64)
+    line = _line(ink, c)
     pips = contrast_map[:, place_rows, place_cols].reshape(n, 2, 9)
     flat = smooth[:, r0:r1, c0:c1].reshape(n, -1)
     noise = row_medians(np.abs(flat - row_medians(flat)[:, None])).astype(np.float64) * 1.4826
@@ -139,8 +141,23 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
     fs, ys, xs = fs[keep], ys[keep], xs[keep]
     peaks = np.stack([xs / c, ys / c, smooth[fs, ys, xs]], axis=1).astype(np.float32)
     cuts = np.searchsorted(fs, np.arange(n + 1))
-    return [Evidence(pips[i], float(divider[i]), float(noise[i]), peaks[cuts[i]:cuts[i + 1]], contrast_map[i])
-            for i in range(n)]
+    return [Evidence(pips[i], float(divider[i]), float(noise[i]), peaks[cuts[i]:cuts[i + 1]], contrast_map[i],
+                     float(line[i])) for i in range(n)]
+
+
+def _line(ink: np.ndarray, c: int) -> np.ndarray:
+    """The divider as a thin line across the middle of each face (``ink``: (n, c, 2 c)), how far
+    it stands out: the column profile of the ink over the middle of the face's width, its peak
+    near x = c above the median of the columns of both halves, in their robust spread (at least
+    half a unit: a rendered face may be flawless). The centre-minus-surround map the pips are
+    read on is tuned to a pip's width, and blurs a thin groove (a double blank's only mark)
+    into its surround."""
+    profile = ink[:, int(0.2 * c):int(0.8 * c), :].mean(axis=1)
+    peak = profile[:, int(0.82 * c):int(1.18 * c) + 1].max(axis=1)
+    away = np.concatenate([profile[:, int(0.3 * c):int(0.8 * c)], profile[:, int(1.2 * c):int(1.7 * c)]], axis=1)
+    base = np.median(away, axis=1)
+    spread = np.median(np.abs(away - base[:, None]), axis=1) * 1.4826
+    return (peak - base) / np.maximum(spread, 0.5)
 
 
 def _ink(lab: np.ndarray, colour: np.ndarray, hue: float = _HUE) -> np.ndarray:
@@ -348,6 +365,8 @@ def decide(evidence: Evidence, contrast: float | None, config: VisionConfig) -> 
     # The divider shows when it stands out from the frame's pip contrast or, faint as it may be
     # (a groove on a black tile), from the face's own noise.
     divider = evidence.divider / min(config.divider_share * contrast, config.divider_snr * max(evidence.noise, 0.5))
+    if config.divider_line > 0:
+        divider = max(divider, evidence.line / config.divider_line)
     if strongest <= floor:
         if (faint := _faint(evidence, strongest, contrast, config)) is not None:
             return faint
