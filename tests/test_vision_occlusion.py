@@ -111,23 +111,22 @@ def test_a_wide_patch_wholly_inside_the_table_is_no_arm() -> None:
 
 
 
-def _table_scene(arm: bool, floor_strips: bool) -> dict[str, object]:
-    """A drawn 600 x 400 frame in Lab (tile length 30 px): a 200 x 280 wood-coloured table on a
-    dark floor, with, if asked, an arm two tile lengths wide coming up from the frame's bottom
-    edge right across the table, or strips of the floor in the table's own colour along the
-    frame's left and right edges, over four tile lengths from the table. Returns the inputs of
-    :func:`occluded` as detect() works them out: the table model's colour everywhere, the
-    foreground, and the table's two outlines."""
-    from referee.vision.occlusion import table_outlines
-
+def _canvas() -> tuple[np.ndarray, np.ndarray]:
+    """A drawn 600 x 400 frame in Lab: a 200 x 280 wood-coloured table (its colour too) on a
+    dark floor."""
     table_colour = np.array([150.0, 135.0, 150.0], np.float32)
     lab = np.empty((400, 600, 3), np.float32)
     lab[:] = (60.0, 128.0, 132.0)  # the floor
     lab[60:340, 200:400] = table_colour
-    if floor_strips:
-        lab[:, :70] = lab[:, 530:] = table_colour
-    if arm:
-        lab[60:, 270:330] = (120.0, 150.0, 162.0)  # skin, from the frame's edge over the table
+    return lab, table_colour
+
+
+def _inputs(lab: np.ndarray, table_colour: np.ndarray) -> dict[str, object]:
+    """The inputs of :func:`occluded` for a drawn frame in Lab on a table of one colour (tile
+    length 30 px), as detect() works them out: the table model's colour everywhere, the
+    foreground, and the table's two outlines."""
+    from referee.vision.occlusion import table_outlines
+
     table_lab = np.empty_like(lab)
     table_lab[:] = table_colour
     loose = (np.linalg.norm(lab - table_lab, axis=2) > 8.0).astype(np.uint8)
@@ -136,6 +135,21 @@ def _table_scene(arm: bool, floor_strips: bool) -> dict[str, object]:
     largest, pieces = outlines
     return {"lab": lab, "table_lab": table_lab, "loose": loose, "boxes": [], "big": [], "length": 30.0,
             "table": largest, "pieces": pieces}
+
+
+def _table_scene(arm: bool, floor_strips: bool) -> dict[str, object]:
+    """A drawn 600 x 400 frame in Lab (tile length 30 px): a 200 x 280 wood-coloured table on a
+    dark floor, with, if asked, an arm two tile lengths wide coming up from the frame's bottom
+    edge right across the table, or strips of the floor in the table's own colour along the
+    frame's left and right edges, over four tile lengths from the table. Returns the inputs of
+    :func:`occluded` as detect() works them out: the table model's colour everywhere, the
+    foreground, and the table's two outlines."""
+    lab, table_colour = _canvas()
+    if floor_strips:
+        lab[:, :70] = lab[:, 530:] = table_colour
+    if arm:
+        lab[60:, 270:330] = (120.0, 150.0, 162.0)  # skin, from the frame's edge over the table
+    return _inputs(lab, table_colour)
 
 
 def test_an_arm_cutting_the_table_in_two_is_seen() -> None:
@@ -178,24 +192,12 @@ def _rim_scene(band: bool, arm: bool) -> dict[str, object]:
     outline takes the band in), and an arm two tile lengths wide coming in from the frame's
     left edge across the table's, five tile lengths onto the table. The inputs of
     :func:`occluded` as detect() works them out."""
-    from referee.vision.occlusion import table_outlines
-
-    table_colour = np.array([150.0, 135.0, 150.0], np.float32)
-    lab = np.empty((400, 600, 3), np.float32)
-    lab[:] = (60.0, 128.0, 132.0)  # the floor
-    lab[60:340, 200:400] = table_colour
+    lab, table_colour = _canvas()
     if band:
         lab[70:330, 200:275] = (118.0, 145.0, 168.0)  # a lamp's fall-off the model missed
     if arm:
         lab[170:230, :350] = (120.0, 150.0, 162.0)  # skin
-    table_lab = np.empty_like(lab)
-    table_lab[:] = table_colour
-    loose = (np.linalg.norm(lab - table_lab, axis=2) > 8.0).astype(np.uint8)
-    outlines = table_outlines(1 - loose, VisionConfig().table_piece)
-    assert outlines is not None
-    largest, pieces = outlines
-    return {"lab": lab, "table_lab": table_lab, "loose": loose, "boxes": [], "big": [], "length": 30.0,
-            "table": largest, "pieces": pieces}
+    return _inputs(lab, table_colour)
 
 
 def test_a_band_of_other_light_along_the_tables_rim_is_no_arm() -> None:

@@ -431,6 +431,12 @@ def pale_tile(rng: np.random.Generator, box: Box, pips: tuple[int, int] | None, 
     return finish(canvas, rng)
 
 
+def dark_six(rng: np.random.Generator, config: VisionConfig) -> tuple[Box, float]:
+    """A drawn tile's box (a double six with dark pips) and its pips' contrast: the frame's."""
+    dark, box = one_tile(rng, (6, 6))
+    return box, float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_face_whose_pips_are_faint_is_as_sure_as_its_pattern(seed: int) -> None:
     # A coloured set's 6 is pale yellow on ivory: a rendered double six came out with its
@@ -439,8 +445,7 @@ def test_a_face_whose_pips_are_faint_is_as_sure_as_its_pattern(seed: int) -> Non
     config = VisionConfig()
     plain = dataclasses.replace(config, faint_floor=0.0)
     rng = np.random.default_rng(700 + seed)
-    dark, box = one_tile(rng, (6, 6))
-    contrast = float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
+    box, contrast = dark_six(rng, config)
 
     def strongest(image: np.ndarray) -> float:
         return float(gather(rectify(image, box.corners(), config.cell_px), config).pips.max())
@@ -476,8 +481,7 @@ def test_a_double_blanks_faint_groove_shows_it_face_up(seed: int) -> None:
     config = VisionConfig()
     plain = dataclasses.replace(config, divider_line=0.0)
     rng = np.random.default_rng(800 + seed)
-    dark, box = one_tile(rng, (6, 6))
-    contrast = float(gather(rectify(dark, box.corners(), config.cell_px), config).pips.max())
+    box, contrast = dark_six(rng, config)
     groove = pale_tile(rng, box, (0, 0), 0.1)
     got = read_at(groove, box, config, contrast)
     assert got.pips == (0, 0) and got.confidence >= config.min_confidence
