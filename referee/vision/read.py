@@ -121,12 +121,13 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
         contrast_map[i] = cv2.dilate(smooth[i], square_k)
         top[i] = cv2.dilate(smooth[i], round_k)
     # Divider: a line across the middle; its column profile peaks near x = c.
-    profile = smooth[:, int(0.2 * c):int(0.8 * c)].mean(axis=1)
+    rows = slice(int(0.2 * c), int(0.8 * c))
+    profile = smooth[:, rows].mean(axis=1)
     lo, hi = int(0.82 * c), int(1.18 * c) + 1
     peak = lo + np.argmax(profile[:, lo:hi], axis=1)
     base = row_medians(profile[:, int(0.3 * c):int(1.7 * c)])
     divider = profile[np.arange(n), peak].astype(np.float64) - base.astype(np.float64)
-    line = _line(ink, c)
+    line = _line(ink[:, rows].mean(axis=1), lo, hi, c)
     pips = contrast_map[:, place_rows, place_cols].reshape(n, 2, 9)
     flat = smooth[:, r0:r1, c0:c1].reshape(n, -1)
     noise = row_medians(np.abs(flat - row_medians(flat)[:, None])).astype(np.float64) * 1.4826
@@ -145,15 +146,15 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
                      float(line[i])) for i in range(n)]
 
 
-def _line(ink: np.ndarray, c: int) -> np.ndarray:
-    """The divider as a thin line across the middle of each face (``ink``: (n, c, 2 c)), how far
-    it stands out: the column profile of the ink over the middle of the face's width, its peak
-    near x = c above the median of the columns of both halves, in their robust spread (at least
+def _line(profile: np.ndarray, lo: int, hi: int, c: int) -> np.ndarray:
+    """The divider as a thin line across the middle of each face, how far it stands out: the
+    column ``profile`` of the raw ink over the middle of the face's width ((n, 2 c), as the
+    divider's own is taken from the centre-minus-surround map), its peak in columns ``lo`` to
+    ``hi`` above the median of the columns of both halves, in their robust spread (at least
     half a unit: a rendered face may be flawless). The centre-minus-surround map the pips are
     read on is tuned to a pip's width, and blurs a thin groove (a double blank's only mark)
     into its surround."""
-    profile = ink[:, int(0.2 * c):int(0.8 * c), :].mean(axis=1)
-    peak = profile[:, int(0.82 * c):int(1.18 * c) + 1].max(axis=1)
+    peak = profile[:, lo:hi].max(axis=1)
     away = np.concatenate([profile[:, int(0.3 * c):int(0.8 * c)], profile[:, int(1.2 * c):int(1.7 * c)]], axis=1)
     base = np.median(away, axis=1)
     spread = np.median(np.abs(away - base[:, None]), axis=1) * 1.4826
