@@ -812,7 +812,8 @@ def test_which_plank_makes_the_largest_region_does_not_decide_the_table() -> Non
     # surface fitted from it reached out to the ivory faces (its band at the cap, its spread
     # twice frame 45's): 4 of 13 tiles and 10 of 14 backs went unseen, and the play of 5-0
     # waited a second for frame 45. The next plank's surface, under the cap, seeds it.
-    from referee.vision.segment import fit_table, to_lab
+    from referee.vision.segment import to_lab
+    from referee.vision.table import fit_table
 
     spreads = []
     for frame in (44, 45):

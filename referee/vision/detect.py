@@ -37,9 +37,7 @@ from referee.vision.read import (
 from referee.vision.refine import on_edges, refine, snap
 from referee.vision.segment import (
     Colour,
-    TableModel,
     face_mask,
-    fit_table,
     foreground,
     pip_rims,
     pip_spots,
@@ -49,6 +47,7 @@ from referee.vision.segment import (
 )
 from referee.vision.size import TileSize
 from referee.vision.split import Box, estimate_tile_size, label, split_blobs
+from referee.vision.table import TableModel, fit_table
 from referee.vision.types import Detection, FaceDown, FaceModel, TileReading, point, quad
 
 __all__ = ["ImageError", "detect"]
