@@ -140,8 +140,8 @@ def test_a_spinner_its_branch_leaves_from_is_known_from_a_box_straddling_a_doubl
 def test_a_run_packed_half_a_tile_off_is_read_again_on_its_tiles(sign: float) -> None:
     # Rendered black sets on felt (line-5514-0001): a run's boxes each lay over a seam, half a
     # tile off, and read doubles or nothing. Moved back half a tile they read every tile.
-    from referee.vision.detect import _rephase
     from referee.vision.read import decide, gather_many, pip_contrast, rectify
+    from referee.vision.reading import _rephase
     from referee.vision.split import Box
 
     image, truth = seen_from_a_side(np.random.default_rng(6200), 7, 0.0)
@@ -352,7 +352,7 @@ def test_a_run_read_unsure_is_read_again_fitted_to_end_at_its_doubles() -> None:
     # laid across it was fitted a little short, and its boxes drifted onto its seams. Fitted to
     # end at the doubles it reads its tiles (align_runs gives that fit beside the first; the
     # reading tells which lies on the tiles). A run read surely where it lies stays there.
-    from referee.vision.detect import _read
+    from referee.vision.reading import read_boxes
     from referee.vision.split import Box
 
     image, truth = seen_from_a_side(np.random.default_rng(6300), 7, 0.0)
@@ -362,8 +362,8 @@ def test_a_run_read_unsure_is_read_again_fitted_to_end_at_its_doubles() -> None:
     first = truth[0].center[0] - L / 2
     short = [Box(first + (k + 0.5) * 0.88 * L, d.center[1], L, L / 2, 0.0, True) for k, d in enumerate(truth)]
     run = list(range(len(truth)))
-    assert problems(_read(image, short, 1.0, config, w, h), truth) != []
-    assert problems(_read(image, short, 1.0, config, w, h, abutting=[(run, on)]), truth) == []
-    assert problems(_read(image, on, 1.0, config, w, h, abutting=[(run, short)]), truth) == []
+    assert problems(read_boxes(image, short, 1.0, config, w, h), truth) != []
+    assert problems(read_boxes(image, short, 1.0, config, w, h, abutting=[(run, on)]), truth) == []
+    assert problems(read_boxes(image, on, 1.0, config, w, h, abutting=[(run, short)]), truth) == []
     # Off by its setting (run_rephase 0: no run is read again), the boxes stand as they are.
-    assert problems(_read(image, short, 1.0, VisionConfig(run_rephase=0), w, h, abutting=[(run, on)]), truth) != []
+    assert problems(read_boxes(image, short, 1.0, VisionConfig(run_rephase=0), w, h, abutting=[(run, on)]), truth) != []

@@ -39,6 +39,7 @@ from referee.render.styles import TileStyle
 from referee.vision import Detection, FaceDown, FaceModel, TileReading, VisionConfig, detect
 from referee.vision.evaluate import Totals, halves_right, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
+from referee.vision.reading import read_boxes
 from referee.vision.size import TileSize
 from referee.vision.split import Box, split_blobs
 
@@ -457,7 +458,7 @@ def test_a_box_packed_across_two_backs_side_by_side_is_no_sure_double_blank(seed
     # together), a box holds half of each: no pips, and their seam for a divider. It read as a
     # double blank, sure, and the referee saw a tile nobody played. Where backs lie, a double
     # blank packed among touching tiles, off the end of every face read surely, is uncertain.
-    read = sys.modules["referee.vision.detect"]._read
+    read = read_boxes
     image, boxes = backs_side_by_side(np.random.default_rng(seed))
     h, w = image.shape[:2]
     across = Box(520, 300, L, W, 90.0, packed=True)
@@ -496,7 +497,7 @@ def test_a_box_half_off_a_back_is_no_sure_double_blank(seed: int) -> None:
     cv2.line(canvas, (wall, round(300 - W / 2 + 3)), (wall, round(300 + W / 2 - 3)), (40, 40, 40), 3)
     image = finish(canvas, rng)
     h, w = image.shape[:2]
-    read = sys.modules["referee.vision.detect"]._read
+    read = read_boxes
     off = [*boxes, Box(520 + 0.4 * L, 300, L, W, 0)]
 
     def there(config: VisionConfig) -> list[tuple[tuple[int, int], bool]]:
@@ -653,7 +654,7 @@ def test_two_boxes_on_one_tile_make_one_tile_uncertain_when_they_disagree() -> N
     # the same tile, reading 1-0 at 0.86 where the run's read 4-0 (the truth); the referee
     # called a legal play illegal. One place holds one tile: read alike, one stands; read
     # differently, which is right cannot be told.
-    from referee.vision.detect import _one_per_place
+    from referee.vision.reading import _one_per_place
 
     first, other, apart = tile_at((4, 0), 200.0, 0.5), tile_at((1, 0), 204.0, 0.86), tile_at((2, 3), 290.0)
     (one, two) = _one_per_place([first, other, apart])
@@ -667,7 +668,7 @@ def test_a_set_holds_each_tile_once() -> None:
     # surely, 21 px from the box on it, and the frame held a sure tile nobody laid. Read alike
     # at one place, the two are one tile, the surer standing; read alike far apart, one of them
     # is misread and which cannot be told.
-    from referee.vision.detect import _one_of_each
+    from referee.vision.reading import _one_of_each
 
     near = VisionConfig().one_set_place
     double, across, other = tile_at((2, 2), 200.0, 0.55), tile_at((2, 2), 230.0, 0.52), tile_at((6, 2), 280.0)
@@ -762,7 +763,7 @@ def test_a_box_drawn_long_on_a_small_tile_is_no_more_legible() -> None:
     # A hard-set hand of tiles about 28 pixels long: a box fitted 33 pixels long read 2-4 as
     # 0-0 without doubt. Its pips are no larger than its neighbours': legibility goes by the
     # shorter of the box and the frame's usual tile.
-    from referee.vision.detect import _legible
+    from referee.vision.reading import _legible
 
     assert _legible([28.0, 27.0, 29.0, 33.0, 35.0], 16.0) == [False] * 5
     assert _legible([40.0, 41.0, 39.0, 30.0], 16.0) == [True, True, True, False]

@@ -18,9 +18,9 @@ from test_vision_read import moved, read_at
 from referee.render.generate import Options
 from referee.render.stills import render_still
 from referee.vision import VisionConfig, detect
-from referee.vision.detect import _read_fitted
 from referee.vision.evaluate import match, parse_truth
 from referee.vision.read import Reading, doubted_blank, gather, rectify
+from referee.vision.reading import _read_fitted
 from referee.vision.refine import on_edges
 from referee.vision.split import Box
 

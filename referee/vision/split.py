@@ -41,6 +41,11 @@ class Box:
                          [self.cx + ux * hl + vx * hw, self.cy + uy * hl + vy * hw],
                          [self.cx - ux * hl + vx * hw, self.cy - uy * hl + vy * hw]])
 
+    def scaled(self, scale: float) -> Box:
+        """The box with its centre and sides multiplied by ``scale`` (another working scale)."""
+        return dataclasses.replace(self, cx=self.cx * scale, cy=self.cy * scale, length=self.length * scale,
+                                   width=self.width * scale)
+
 
 def _box_of(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Box:
     (cx, cy), (w, h), angle = rect
