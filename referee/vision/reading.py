@@ -231,10 +231,10 @@ def _take_better(image: np.ndarray, run: list[int], tries: Callable[[], list[lis
 
 
 def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: VisionConfig, w: int, h: int,
-          table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
-          shaped: int | None = None, along: frozenset[int] = frozenset(),
-          abutting: Sequence[tuple[list[int], list[Box]]] = (),
-          spinners: frozenset[int] = frozenset()) -> Detection:
+               table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
+               shaped: int | None = None, along: frozenset[int] = frozenset(),
+               abutting: Sequence[tuple[list[int], list[Box]]] = (),
+               spinners: frozenset[int] = frozenset()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
