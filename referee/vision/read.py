@@ -156,8 +156,8 @@ def _line(profile: np.ndarray, lo: int, hi: int, c: int) -> np.ndarray:
     into its surround."""
     peak = profile[:, lo:hi].max(axis=1)
     away = np.concatenate([profile[:, int(0.3 * c):int(0.8 * c)], profile[:, int(1.2 * c):int(1.7 * c)]], axis=1)
-    base = np.median(away, axis=1)
-    spread = np.median(np.abs(away - base[:, None]), axis=1) * 1.4826
+    base = row_medians(away)
+    spread = row_medians(np.abs(away - base[:, None])) * 1.4826
     return (peak - base) / np.maximum(spread, 0.5)
 
 
