@@ -255,6 +255,28 @@ def test_turns_go_clockwise() -> None:
     assert hand.turn == 1
 
 
+def test_a_first_hand_opens_on_the_highest_double_and_a_later_one_on_any_tile() -> None:
+    match = Match(DRAW)
+    first = match.new_hand([tiles(t) for t in BLOCKED_DEAL])
+    assert first.opens_on_double
+    run(first, *BLOCKING_PLAY)
+    match.finish_hand()
+    assert not match.new_hand().opens_on_double  # the winner leads with any tile
+    assert not Hand(Rules(first_player=1)).opens_on_double
+    assert not Hand(DRAW, free_opening=True).opens_on_double
+
+
+@pytest.mark.parametrize(("players", "size", "certain"), [
+    (2, 7, False),  # 14 of the 21 tiles that are no double: a deal without one can happen
+    (3, 7, False),  # 21 of 21: just possible
+    (4, 6, True),   # 24 tiles dealt: at least three doubles among them
+    (4, 7, True),
+])
+def test_a_double_is_certainly_dealt_only_when_more_tiles_are_dealt_than_are_not_doubles(
+        players: int, size: int, certain: bool) -> None:
+    assert Hand(Rules(players=players, hand_size=size)).double_dealt is certain
+
+
 def test_later_hands_are_opened_by_the_previous_winner_with_any_tile() -> None:
     match = Match(DRAW)
     first = match.new_hand([tiles(t) for t in BLOCKED_DEAL])

@@ -26,8 +26,11 @@ from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
 W = 40.0  # tile width in pixels; a tile is 2W long
 SIZE = (800, 600)
-FIVES = Rules(Variant.FIVES, players=2)
-BLOCK = Rules(Variant.BLOCK, players=2)
+# The table names seat 0 to open the first hand with any tile, so these tables may open on any
+# tile; FIRST_HAND keeps the rule sheet's first hand, opened on the highest double dealt.
+FIVES = Rules(Variant.FIVES, players=2, first_player=0)
+BLOCK = Rules(Variant.BLOCK, players=2, first_player=0)
+FIRST_HAND = Rules(Variant.FIVES, players=2)
 
 
 # -- building what the camera sees -------------------------------------------------------------
@@ -522,6 +525,45 @@ def test_an_opening_read_only_just_surely_waits_until_read_more_surely() -> None
     assert (play.kind, play.tile, play.player) == (Kind.PLAY, "6-3", 0)
 
 
+# The rule sheet's first hand: 5-5 across at (400, 300), 6-5 to its left (its 5 against the
+# double's long side), 6-0 beyond it (its 6 against the 6-5's 6 end).
+SPINNER_55 = across(5, 400, 300)
+LEFT_65 = tile(6, 5, 340, 300)
+LEFT_06 = tile(0, 6, 260, 300)
+
+
+def test_a_first_hand_seen_first_as_a_plain_tile_waits_for_the_double_it_was_laid_against() -> None:
+    # Rendered hand 9302-003: pale tiles on a white table; the 5-5 opening and the 6-5 laid
+    # against it went unseen until the 6-0 had been laid, and the referee opened the hand on
+    # the 6-0: every score after it was wrong. A first hand opens on the highest double.
+    ref = Referee(FIRST_HAND)
+    said = ref.observe(state(0, LEFT_06))
+    assert [(e.kind, e.reason, e.tiles) for e in said] == [(Kind.UNFOLLOWED, "opening_not_double", ("6-0",))]
+    assert ref.observe(state(2, LEFT_06)) == [] and line(ref) == []  # said once; still waiting
+    got = ref.observe(state(4, LEFT_06, LEFT_65, SPINNER_55))
+    assert [(e.kind, e.tile, e.player, e.points) for e in got if e.kind is Kind.PLAY] == [
+        (Kind.PLAY, "5-5", 0, 10), (Kind.PLAY, "6-5", 1, 0), (Kind.PLAY, "6-0", 0, 10)]
+    assert got[0].inferred and line(ref) == ["0-6", "6-5", "5-5"]
+
+
+def test_a_plain_tile_opens_a_first_hand_once_tiles_are_laid_against_it_when_no_double_may_be_dealt() -> None:
+    # Two players hold 14 of the 21 tiles that are no double: about one first hand in 340 is
+    # dealt no double, and the heaviest tile opens it. The referee waits for tiles laid against
+    # the plain tile before it takes it for the opening, never losing the hand.
+    ref = Referee(FIRST_HAND, RefereeConfig(plain_opening=2))
+    assert kinds(ref.observe(state(0, OPEN_63))) == [Kind.UNFOLLOWED]
+    assert ref.observe(state(2, OPEN_63, RIGHT_34)) == []
+    got = ref.observe(state(4, OPEN_63, RIGHT_34, LEFT_26))
+    assert [(e.kind, e.tile) for e in got] == [(Kind.PLAY, "6-3"), (Kind.PLAY, "4-3"), (Kind.PLAY, "6-2")]
+    assert line(ref) == ["2-6", "6-3", "3-4"]
+
+
+def test_when_every_deal_holds_a_double_a_plain_tile_never_opens_the_first_hand() -> None:
+    ref = Referee(Rules(Variant.FIVES, players=4, hand_size=7))
+    assert kinds(ref.observe(state(0, OPEN_63))) == [Kind.UNFOLLOWED]
+    assert ref.observe(state(2, OPEN_63, RIGHT_34, LEFT_26)) == [] and line(ref) == []
+
+
 def test_the_stabiliser_keeps_each_tiles_best_reading_and_gives_the_state_again_when_it_is_sure_enough() -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=2, confirm_votes=2, confirm_confidence=0.6))
     weak, strong = dataclasses.replace(RIGHT_34, confidence=0.55), dataclasses.replace(RIGHT_34, confidence=0.8)
@@ -667,7 +709,7 @@ def test_a_play_by_hand_is_judged_by_the_rules_and_undone_like_any() -> None:
 
 def test_an_end_named_for_the_opening_tile_by_hand_is_no_matter() -> None:
     # The first tile goes to no end; a player who names one ("t 6-6 up") means the same play.
-    ref = Referee(FIVES, RefereeConfig(opener=1))
+    ref = Referee(FIRST_HAND, RefereeConfig(opener=1))
     (play,) = ref.play_by_hand(2, "6-6", "up")
     assert (play.kind, play.tile, play.end, play.player, play.by_hand) == (Kind.PLAY, "6-6", None, 1, True)
     with pytest.raises(ValueError, match="got 'top'"):
@@ -1085,7 +1127,7 @@ TOP_ROW = (tile(5, 1, 370, 60, 90.0), tile(2, 0, 430, 60, 90.0))  # seat 1's edg
 
 
 def test_a_domino_waits_for_the_reveal_and_scores_it() -> None:
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     assert ref.waiting_reveal
@@ -1108,7 +1150,7 @@ def test_a_reveal_with_a_tile_more_and_a_back_fewer_is_a_draw_the_camera_missed(
     reveal shows two tiles where one was counted, and the pile now shows nine backs where the
     draws seen leave ten: seat 1 drew unseen. The draw goes in before its 4-3, and the reveal
     scores the hand."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     ref.observe(state(0, OPEN_63, down=10))
     ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
@@ -1135,7 +1177,7 @@ def test_a_reveal_one_tile_short_with_one_back_apart_at_that_edge_holds_the_doub
     back. The pile holds the nine backs the draws seen leave, and the tenth lies apart, in seat
     1's row: it is the double blank (a tile face up with no pips), and the hand is scored, marked
     inferred."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     end = ref.observe(_with_backs(6, *LINE, TOP_ROW[0], backs=(*PILE, (430.0, 60.0))))
@@ -1151,7 +1193,7 @@ def test_a_reveal_one_tile_short_with_one_back_apart_at_that_edge_holds_the_doub
 ])
 def test_a_back_is_taken_for_the_double_blank_only_when_nothing_else_can_be_it(
         backs: tuple[tuple[float, float], ...], shown: TileReading) -> None:
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     assert ref.observe(_with_backs(6, *LINE, shown, backs=backs)) == []
@@ -1166,7 +1208,7 @@ def test_a_reveal_tile_read_doubtfully_as_the_double_blank_is_it() -> None:
     surely (no pip says it is no back, nor that none is hidden). The double blank lies on no
     line nor among the tiles shown, and the reveal holds as many tiles as seat 1: the hand is
     scored with it, marked inferred."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     end = ref.observe(state(6, *LINE, TOP_ROW[0], PLAIN, down=9))
@@ -1177,7 +1219,7 @@ def test_a_doubtful_double_blank_and_a_draw_the_camera_missed_score_the_hand() -
     """Seat 1's draw never showed, and its reveal shows 5-1 and a plain face read doubtfully as
     the double blank: two tiles where one was counted, and a back fewer than the draws seen
     leave. The draw goes in, and the hand is scored with the double blank."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     ref.observe(state(0, OPEN_63, down=10))
     ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
@@ -1194,7 +1236,7 @@ def test_a_doubtful_double_blank_and_a_draw_the_camera_missed_score_the_hand() -
 ])
 def test_a_doubtful_double_blank_is_taken_only_when_nothing_else_can_be_it(
         sure_halves: tuple[int | None, int | None], shown: TileReading) -> None:
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     tiles = tuple(StableTile(t, not t.uncertain, 0 if t.uncertain else 2) for t in (*LINE, shown))
@@ -1207,7 +1249,7 @@ def test_a_doubtful_double_blank_is_taken_only_when_nothing_else_can_be_it(
 def test_a_reveal_at_the_winners_edge_is_no_unseen_draw() -> None:
     """The extra tile lies at the edge of the player who seemed to go out: the reveal does not
     fit one player's missed draw, and the referee waits rather than guess."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     ref.observe(state(0, OPEN_63, down=10))
     ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
@@ -1221,7 +1263,7 @@ def test_a_line_tile_read_doubtfully_does_not_hold_up_the_reveal() -> None:
     """While the reveal lies out, a tile of the line is read doubtfully, even as another
     value (6-3 as 5-3): it lies where 6-3 always lay, so it is 6-3, not a third tile of the
     reveal still to be read. A doubtful tile apart from the line does hold the reveal up."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     misread = dataclasses.replace(OPEN_63, pips=(5, 3), uncertain=True)
@@ -1236,7 +1278,7 @@ def test_a_tile_laid_after_a_player_seemed_to_go_out_is_a_draw_the_camera_missed
     not see it (the face-down count stays) and plays 2-6, seemingly its last tile. When seat 1
     then lays 4-1 on the right end, seat 0 held one more: the draw goes in before its 2-6, and
     the hand goes on rather than taking the line's new tile for a reveal."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     ref.observe(state(0, OPEN_63, down=10))
     ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
@@ -1256,7 +1298,7 @@ def test_a_tile_laid_against_a_line_tile_read_doubtfully_then_is_a_draw_the_came
     """As above, but the state that shows seat 1's 4-1 reads the 3-4 it lies against only
     doubtfully: the 3-4 stands where it was last seen, and the 4-1 is laid against it (not a
     tile of seat 0's reveal, which would end the hand with seat 0's 4-1 shown)."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     ref.observe(state(0, OPEN_63, down=10))
     ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
@@ -1274,7 +1316,7 @@ def test_a_draw_seen_with_the_seemingly_last_tile_keeps_the_hand_going() -> None
     face-down tile gone and seat 0's 2-6 laid, seemingly its last tile. When the next state
     confirms the draw, it goes in before the 2-6: seat 0 holds one more, so the hand goes on
     (the referee does not sit waiting for a reveal while the other player keeps drawing)."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     ref.observe(state(0, OPEN_63, down=10))
     ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
@@ -1292,7 +1334,7 @@ def test_a_draw_seen_with_the_seemingly_last_tile_keeps_the_hand_going() -> None
 
 
 def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     ref.observe(state(8, *LINE, *TOP_ROW))
@@ -1306,7 +1348,7 @@ def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
 def test_a_reveal_the_camera_cannot_read_is_entered_by_hand() -> None:
     # Seat 1 lays its two tiles out where the camera reads them doubtfully only: the referee
     # waits; entered by hand, the reveal scores the hand as if read.
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     unread = tuple(dataclasses.replace(t, uncertain=True) for t in TOP_ROW)
@@ -1319,7 +1361,7 @@ def test_a_reveal_the_camera_cannot_read_is_entered_by_hand() -> None:
 
 
 def test_a_reveal_by_hand_that_contradicts_the_hand_is_refused_and_nothing_is_logged() -> None:
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     with pytest.raises(ValueError, match="no hand is waiting for its reveal"):
         ref.reveal_by_hand(0, ["5-1", "2-0"])
@@ -1339,7 +1381,7 @@ def test_a_reveal_by_hand_that_contradicts_the_hand_is_refused_and_nothing_is_lo
 
 def _blocked() -> Referee:
     """Block game, two tiles each: seat 0 opens 6-3, then both pass (blocked; both hold tiles)."""
-    ref = Referee(Rules(Variant.BLOCK, players=2, hand_size=2))
+    ref = Referee(Rules(Variant.BLOCK, players=2, hand_size=2, first_player=0))
     ref.observe(state(0, OPEN_63))
     ref.pass_turn(1)
     ref.pass_turn(2)
@@ -1366,7 +1408,7 @@ def test_a_partial_reveal_by_hand_survives_a_crash(tmp_path: Path) -> None:
     for event in [*ref.history, *ref.reveal_by_hand(3, ["1-0"], seat=0)]:
         log.append(session, event)
     log.close()
-    resumed = Referee(Rules(Variant.BLOCK, players=2, hand_size=2))
+    resumed = Referee(Rules(Variant.BLOCK, players=2, hand_size=2, first_player=0))
     resumed.restore(event for _, event, _ in EventLog(tmp_path / "events.sqlite").events(session))
     assert resumed.waiting_reveal
     with pytest.raises(ValueError, match="player 1 holds 1 tile, not 2"):  # seat 0's are known still
@@ -1384,7 +1426,7 @@ def test_undo_takes_back_a_reveal_typed_in_and_a_resumed_referee_forgets_it_too(
     (undo,) = ref.undo(4)
     assert undo == Event(4, Kind.UNDO, reason="reveal", player=0)
     assert ref.waiting_reveal and ref.hand.move_count() == moves
-    resumed = Referee(Rules(Variant.BLOCK, players=2, hand_size=2))
+    resumed = Referee(Rules(Variant.BLOCK, players=2, hand_size=2, first_player=0))
     resumed.restore(ref.history)
     for r in (ref, resumed):
         r.reveal_by_hand(5, ["1-0"], seat=0)
@@ -1454,7 +1496,7 @@ def test_restoring_the_logged_events_gives_the_live_referees_hand() -> None:
 
 
 def test_restoring_a_finished_hand_gives_the_same_scores() -> None:
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     live = Referee(rules)
     _domino(live)
     live.observe(state(8, *LINE, *TOP_ROW))
@@ -1872,7 +1914,7 @@ def test_a_tile_matching_none_of_the_ends_it_may_have_gone_against_is_illegal() 
     it went against cannot be told, but it can go against neither: illegal, a mismatch."""
     from referee.layout.geometry import Piece
 
-    hand = Hand(FIVES)
+    hand = Hand(FIRST_HAND)
     hand.play(Play(Tile(5, 5)), seat=1)
     hand.play(Play(Tile(5, 4), End.LEFT), seat=0)
     arm = Piece(0, (5, 4), (1454.4, 1726.9), (0.42685, 0.90432), 177.4, 81.8)
@@ -1913,7 +1955,7 @@ def test_a_line_tile_re_boxed_beside_its_place_does_not_hold_up_the_reveal() -> 
     cannot read it: its centre lies within the tile's last box, so it is that tile, not a reveal
     tile still to be read (held-out hand 002 ended unscored). An unread find off the line's
     boxes still holds the reveal up."""
-    rules = Rules(Variant.DRAW, players=2, hand_size=2)
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
     ref = Referee(rules)
     _domino(ref)
     shifted = tile(4, 4, 500, 300, uncertain=True)  # 4-3 (centre 480) boxed a half-width along

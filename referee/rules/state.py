@@ -322,6 +322,20 @@ class HandState:
     def players(self) -> int:
         return self.rules.players
 
+    @property
+    def opens_on_double(self) -> bool:
+        """True when the first-hand rule says what opens: the highest double dealt, or, when no
+        double was dealt, the heaviest tile. False for a hand with a leader, a free opening, or
+        a first player named by the rules, where any tile may open."""
+        return self.leader is None and not self.free_opening and self.rules.first_player is None
+
+    @property
+    def double_dealt(self) -> bool:
+        """True when every deal holds a double: more tiles are dealt than the set has tiles
+        that are not doubles."""
+        m = self.rules.max_pips
+        return self.rules.players * self.rules.hand_size > m * (m + 1) // 2
+
     def held(self, seat: int) -> list[Tile]:
         """The tiles ``seat`` is known to hold, in set order."""
         return [self.tiles[i] for i in _bits(self._known[seat])]

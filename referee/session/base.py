@@ -46,7 +46,10 @@ class RefereeConfig:
     states a new tile against the line may stay unreadable before the referee says it cannot
     read it (the first state after a play often shows it blurred or half boxed); ``lone_back``:
     at the hand's end, a back with no other within this many tile widths lies apart from the
-    boneyard (a reveal's double blank, its plain face read as a back)."""
+    boneyard (a reveal's double blank, its plain face read as a back); ``plain_opening``: in
+    a first hand, which opens on the highest double dealt, how many clear tiles must lie joined
+    to a plain tile seen first before the referee takes it for the opening (no double was
+    dealt) rather than a tile laid against a double it missed."""
 
     opener: int = 0
     takeback_states: int = 2
@@ -61,6 +64,7 @@ class RefereeConfig:
     illegal_confidence: float = 0.6
     unread_states: int = 3
     lone_back: float = 4.0
+    plain_opening: int = 2
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
@@ -83,6 +87,8 @@ class RefereeConfig:
             raise ValueError(f"unread_states must be a whole number >= 1, got {self.unread_states!r}")
         if isinstance(self.lone_back, bool) or not (isinstance(self.lone_back, (int, float)) and self.lone_back >= 1):
             raise ValueError(f"lone_back must be a number of tile widths >= 1, got {self.lone_back!r}")
+        if not isinstance(self.plain_opening, int) or self.plain_opening < 1:
+            raise ValueError(f"plain_opening must be a whole number >= 1, got {self.plain_opening!r}")
         if not isinstance(self.takeback_states, int) or self.takeback_states < 1:
             raise ValueError(f"takeback_states must be a whole number >= 1, got {self.takeback_states!r}")
 

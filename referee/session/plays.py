@@ -97,18 +97,26 @@ class Plays(RefereeBase):
             first = min(ages)
             oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
             opener = oldest[0]
+            among = contacts(new, self.config.reach, self.config.middle, self.config.facing)
             if len(oldest) > 1:
                 self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
-                group = _joined(new, contacts(new, self.config.reach, self.config.middle, self.config.facing))
+                group = _joined(new, among)
                 if group is None:
                     return  # tiles lying apart: which one opened cannot be told
                 opener = group
+            guessed = len(oldest) > 1
+            if self.hand.opens_on_double and opener.pips[0] != opener.pips[1]:
+                double = self._opening_double(state, opener, new, among, events)
+                if double is None:
+                    return
+                guessed = guessed or double is not opener
+                opener = double
             seen = state.tiles[opener.index]
             if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
                 # The opening sets the line every later play is judged by: read only once, or
                 # only just surely (a pastel back read as the double blank), it waits.
                 return
-            self._open(state, opener, events, frame=first, inferred=(len(oldest) > 1) or None)
+            self._open(state, opener, events, frame=first, inferred=guessed or None)
             if len(new) > 1 and self.on_table():
                 self._plays(state, pieces, decided, events)  # the rest, against the opener
             return
@@ -388,6 +396,22 @@ class Plays(RefereeBase):
                 progress = True
                 break
 
+    def _opening_double(self, state: StableState, first: Piece, new: list[Piece], among: list[Contact],
+                        events: list[Event]) -> Piece | None:
+        """A first hand opens on the highest double dealt, so a plain tile seen first has most
+        likely been laid against a double vision missed: the opening is the double joined to it
+        (the first seen of those, the highest of those first seen together). With none, the
+        referee says it cannot follow and waits, unless no double may have been dealt and
+        ``plain_opening`` clear tiles lie joined to it (then it opened). None while it waits."""
+        group = _group(first, new, among)
+        doubles = [p for p in group if p.pips[0] == p.pips[1]]
+        if doubles:
+            return min(doubles, key=lambda p: (self._age(p), -p.pips[0]))
+        if not self.hand.double_dealt and len(group) > self.config.plain_opening:
+            return first
+        self._unfollowed(state, "opening_not_double", (name_of(first.pips),), events)
+        return None
+
     def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,
               inferred: bool | None = None) -> None:
         when = self._when(state, p) if frame is None else frame
@@ -601,19 +625,29 @@ def _middle_values(u: Piece, found: list[Contact], by: dict[int, Piece]) -> list
             and u.alignment(by[c.tile]) < 0.5]  # within 30 degrees of square: a tilt skews angles
 
 
-def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
-    """The tile touching the most others when all of ``pieces`` form one joined group, else None."""
+def _links(pieces: list[Piece], found: list[Contact]) -> dict[int, set[int]]:
     links: dict[int, set[int]] = {p.index: set() for p in pieces}
     for c in found:
         if c.tile in links and c.other in links:
             links[c.tile].add(c.other)
             links[c.other].add(c.tile)
-    start = pieces[0].index
-    seen, todo = {start}, [start]
+    return links
+
+
+def _group(start: Piece, pieces: list[Piece], found: list[Contact]) -> list[Piece]:
+    """The tiles of ``pieces`` joined to ``start`` through touching ones, ``start`` among them."""
+    links = _links(pieces, found)
+    seen, todo = {start.index}, [start.index]
     while todo:
         for k in links[todo.pop()] - seen:
             seen.add(k)
             todo.append(k)
-    if len(seen) != len(pieces):
+    return [p for p in pieces if p.index in seen]
+
+
+def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
+    """The tile touching the most others when all of ``pieces`` form one joined group, else None."""
+    if len(_group(pieces[0], pieces, found)) != len(pieces):
         return None
+    links = _links(pieces, found)
     return max(pieces, key=lambda p: (len(links[p.index]), -p.index))
