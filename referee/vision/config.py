@@ -373,6 +373,10 @@ class VisionConfig:
     # one tile is of one material; a box half off a back, or across two backs, is not) is
     # uncertain (0 turns this off).
     blank_halves: float = 20.0
+    # Backs packed together (side by side, end to end) stand only where a seam parts them from
+    # one at least: a line at their meeting standing back_seam robust deviations of the pixels
+    # beside it from them (a shadow strip packed into backs shows none; 0 turns this off).
+    back_seam: float = 4.0
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -410,6 +414,7 @@ class VisionConfig:
             ("shape_samples", self.shape_samples >= 1),
             ("shape_fill", 0 < self.shape_fill <= 1),
             ("blank_halves", self.blank_halves >= 0),
+            ("back_seam", self.back_seam >= 0),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

@@ -31,6 +31,7 @@ from referee.vision.read import (
     relook,
 )
 from referee.vision.refine import on_edges, snap
+from referee.vision.seams import seamless
 from referee.vision.split import Box
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
@@ -288,6 +289,10 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     # is reported uncertain.
     backs = any(r.pips is None for r in readings)
     blank_faces = at_ends(boxes, sure_faces) if few_faces or backs else set()
+    # Backs packed together show the seams between them; a shadow strip packed into backs does not.
+    packed_backs = {k for k, r in enumerate(readings) if r.pips is None and boxes[k].packed}
+    no_seam = seamless(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image, fulls,
+                       packed_backs, config.back_seam) if config.back_seam > 0 and len(packed_backs) > 1 else set()
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
     for k, ((corners, _, legible), full) in enumerate(zip(items, fulls, strict=True)):
@@ -307,7 +312,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
             # Read on a box half off a back (its side wall for a divider): one half is table.
             reading = Reading((0, 0), 0.0)
         if reading.pips is None or (few_faces and reading.pips == (0, 0) and k not in blank_faces):
-            if shaped is not None and k >= shaped:
+            if (shaped is not None and k >= shaped) or k in no_seam:
                 continue
             if table is None or _on(table, centre * scale):
                 down.append(FaceDown(point(centre), quad(corners)))
