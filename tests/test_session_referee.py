@@ -1044,6 +1044,38 @@ def test_draws_put_down_before_a_play_read_late_go_to_the_next_player() -> None:
     assert resumed.hand.moves == ref.hand.moves and resumed.hand.turn == ref.hand.turn == 0
 
 
+def test_draws_put_down_while_a_tile_lay_unread_at_an_end_go_in_after_it() -> None:
+    """Rendered hand 9303-003: player 1's tile lay at an end, read doubtfully, while a
+    face-down tile went; the referee gave the draw to player 1. The tile is read surely only in
+    a later run of frames (an arm came between): its place has shown a tile since before the
+    draw, so the play came first and the draw was player 0's. Without this, player 1 was
+    counted a tile short and the hand's end, a domino, never came."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    ref.observe(state(3, OPEN_63, unread, down=14))
+    ref.observe(state(4, OPEN_63, unread, down=13))
+    drawn = ref.observe(state(5, OPEN_63, unread, down=13))
+    assert [(e.kind, e.player) for e in drawn if e.kind is Kind.DRAW] == [(Kind.DRAW, 1)]
+    got = ref.observe(state(7, OPEN_63, RIGHT_34, down=13))
+    assert [(e.kind, e.tile, e.player, e.reason) for e in got] == [
+        (Kind.UNDO, None, 1, "draw"), (Kind.PLAY, "4-3", 1, None), (Kind.DRAW, None, 0, None)]
+    assert got[1].inferred and got[1].frame == 3
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("play", 1), ("draw", 0)]
+
+
+def test_a_tile_read_after_a_draw_where_nothing_lay_before_it_comes_after_the_draw() -> None:
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    ref.observe(state(4, OPEN_63, down=13))
+    assert kinds(ref.observe(state(5, OPEN_63, down=13))) == [Kind.DRAW]
+    got = ref.observe(state(7, OPEN_63, RIGHT_34, down=13))
+    assert [(e.kind, e.tile, e.player) for e in got] == [(Kind.PLAY, "4-3", 1)]
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("draw", 1), ("play", 1)]
+
+
 # == the referee: by hand =====================================================================
 def test_passes_by_hand_when_nothing_can_be_drawn_block_the_hand() -> None:
     ref = Referee(BLOCK)

@@ -444,8 +444,10 @@ class Plays(RefereeBase):
             if placement.touching != value and value in tile and self._explained(state, name):
                 reason = "mismatch"
         if reason is None and end is not None:
+            # Draws put down after its place first showed a tile (unread then) came after it.
+            laid = min(when, self._age(p))
             try:
-                seat, points, redraw = self._lay(tile, end, when)
+                seat, points, redraw = self._lay(tile, end, laid)
             except IllegalAction as error:
                 reason = error.reason.value
                 seat = self._seat()
@@ -454,7 +456,7 @@ class Plays(RefereeBase):
                 self._pending_at.pop(name, None)
                 self._last_seen[name] = p
                 if redraw:
-                    self._redraw(state, redraw, Event(when, Kind.PLAY, tile=name, end=end.value, player=seat,
+                    self._redraw(state, redraw, Event(laid, Kind.PLAY, tile=name, end=end.value, player=seat,
                                                       points=points, inferred=True), events)
                 else:
                     # Laid before plays already followed (its own states came too late to
