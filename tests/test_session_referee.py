@@ -546,6 +546,15 @@ def test_a_first_hand_seen_first_as_a_plain_tile_waits_for_the_double_it_was_lai
     assert got[0].inferred and line(ref) == ["0-6", "6-5", "5-5"]
 
 
+def test_a_first_hand_opens_on_its_double_though_a_tile_lies_apart_from_the_line() -> None:
+    # Seen together, the double, the tile against it and a tile lying apart (a player's tile
+    # shown, a reveal): the double opened, and the tile apart is no play.
+    ref = Referee(FIRST_HAND)
+    got = ref.observe(state(0, LEFT_65, SPINNER_55, tile(2, 1, 700, 100)))
+    assert [(e.kind, e.tile) for e in got if e.kind is Kind.PLAY] == [(Kind.PLAY, "5-5"), (Kind.PLAY, "6-5")]
+    assert line(ref) == ["6-5", "5-5"]
+
+
 def test_a_plain_tile_opens_a_first_hand_once_tiles_are_laid_against_it_when_no_double_may_be_dealt() -> None:
     # Two players hold 14 of the 21 tiles that are no double: about one first hand in 340 is
     # dealt no double, and the heaviest tile opens it. The referee waits for tiles laid against

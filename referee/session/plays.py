@@ -96,21 +96,13 @@ class Plays(RefereeBase):
             ages = [self._age(p) for p in new]
             first = min(ages)
             oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
-            opener = oldest[0]
             among = contacts(new, self.config.reach, self.config.middle, self.config.facing)
-            if len(oldest) > 1:
-                self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
-                group = _joined(new, among)
-                if group is None:
-                    return  # tiles lying apart: which one opened cannot be told
-                opener = group
-            guessed = len(oldest) > 1
-            if self.hand.opens_on_double and opener.pips[0] != opener.pips[1]:
-                double = self._opening_double(state, opener, new, among, events)
-                if double is None:
-                    return
-                guessed = guessed or double is not opener
-                opener = double
+            chosen = self._opening_double(state, oldest, new, among, events) if self.hand.opens_on_double \
+                else self._opening_tile(state, oldest, new, among, events)
+            if chosen is None:
+                return
+            opener = chosen
+            guessed = len(oldest) > 1 or opener is not oldest[0]
             seen = state.tiles[opener.index]
             if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
                 # The opening sets the line every later play is judged by: read only once, or
@@ -396,20 +388,32 @@ class Plays(RefereeBase):
                 progress = True
                 break
 
-    def _opening_double(self, state: StableState, first: Piece, new: list[Piece], among: list[Contact],
+    def _opening_tile(self, state: StableState, oldest: list[Piece], new: list[Piece], among: list[Contact],
+                      events: list[Event]) -> Piece | None:
+        """The tile that opened: the first seen, or of several seen first together, all joined,
+        the one touching most others (said: the referee could not follow); None when they lie
+        apart, as which one opened cannot be told."""
+        if len(oldest) == 1:
+            return oldest[0]
+        self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
+        return _joined(new, among)
+
+    def _opening_double(self, state: StableState, oldest: list[Piece], new: list[Piece], among: list[Contact],
                         events: list[Event]) -> Piece | None:
         """A first hand opens on the highest double dealt, so a plain tile seen first has most
-        likely been laid against a double vision missed: the opening is the double joined to it
-        (the first seen of those, the highest of those first seen together). With none, the
-        referee says it cannot follow and waits, unless no double may have been dealt and
-        ``plain_opening`` clear tiles lie joined to it (then it opened). None while it waits."""
-        group = _group(first, new, among)
-        doubles = [p for p in group if p.pips[0] == p.pips[1]]
+        likely been laid against a double vision missed: the opening is the double joined to the
+        tiles seen first (the first seen of those, the highest of those first seen together).
+        With none, the referee says it cannot follow (once a hand) and waits, unless no double
+        may have been dealt and more than ``plain_opening`` clear tiles lie joined to them (then
+        the first seen opened). None while it waits."""
+        group = {p.index: p for first in oldest for p in _group(first, new, among)}
+        doubles = [p for p in group.values() if p.pips[0] == p.pips[1]]
         if doubles:
             return min(doubles, key=lambda p: (self._age(p), -p.pips[0]))
         if not self.hand.double_dealt and len(group) > self.config.plain_opening:
-            return first
-        self._unfollowed(state, "opening_not_double", (name_of(first.pips),), events)
+            return self._opening_tile(state, oldest, new, among, events)
+        self._unfollowed_at(state.frame, "opening_not_double", sorted(name_of(p.pips) for p in oldest), events,
+                            once=f"opening {len(self.match.hands)}")
         return None
 
     def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,
