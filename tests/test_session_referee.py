@@ -2026,6 +2026,23 @@ def test_a_tile_read_only_after_later_plays_is_said_and_marked_inferred() -> Non
     assert got[0].tiles == ("6-2",)
 
 
+def test_tiles_read_together_go_in_the_order_they_came_though_one_lies_beyond_another() -> None:
+    # Rendered hand 9302-003: the 5-2 beyond the 2-6 showed before the 4-3 at the other end;
+    # the 2-6 and the 4-3 were read at last in one state. Played round by round, the 4-3 went
+    # in before the 5-2, and every player after was wrong. Each goes in as it came: the first
+    # of those that fit, then again.
+    ref = opened()
+    beyond = tile(5, 2, 240, 300)  # its 2 half against the 2-6's 2 end
+    unread_26, unread_52, unread_34 = (dataclasses.replace(t, uncertain=True) for t in (LEFT_26, beyond, RIGHT_34))
+    ref.observe(state(3, OPEN_63, unread_26))
+    ref.observe(state(4, OPEN_63, unread_26, unread_52))
+    ref.observe(state(5, OPEN_63, unread_26, unread_52, unread_34))
+    got = ref.observe(state(6, OPEN_63, LEFT_26, beyond, RIGHT_34))
+    assert [(e.tile, e.player, e.frame) for e in got if e.kind is Kind.PLAY] == [
+        ("6-2", 1, 3), ("5-2", 0, 4), ("4-3", 1, 5)]
+    assert line(ref) == ["5-2", "2-6", "6-3", "3-4"]
+
+
 def test_a_play_undone_does_not_make_a_later_tile_late() -> None:
     # An undone play no longer stands: a tile dated before it is not late for it.
     ref = opened()

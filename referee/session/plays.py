@@ -117,6 +117,7 @@ class Plays(RefereeBase):
             unknown_new = self._bind_by_hand(unknown_new, found, table_pieces)
         # A state may show a chain of tiles the referee has not seen laid (their own states came
         # too late to read): each round plays what touches the line as it now stands.
+        waiting: set[int] = set()  # tiles of a round that went in one at a time: dated as they came
         for _ in range(len(new) + len(unknown_new)):
             if self.hand.is_over():
                 return
@@ -145,13 +146,20 @@ class Plays(RefereeBase):
             if not attempts:
                 return
             before = len(table_pieces)
-            if len(attempts) == 1:
+            if len(attempts) == 1 and attempts[0][0].index in waiting:
+                self._several(state, [attempts[0][0]], found, table_pieces, events)
+            elif len(attempts) == 1:
                 self._play(state, *attempts[0], events)
                 name = name_of(attempts[0][0].pips)
                 if name in self.on_table():
                     table_pieces[name] = attempts[0][0]
             else:
                 now = [p for p, _ in attempts]
+                if len({self._age(p) for p in now}) == len(now):
+                    # Each first showed in a different state: the first of them goes in, and the
+                    # next round's tiles, laid against it, take their turn among the rest.
+                    waiting.update(p.index for p in now)
+                    now = [min(now, key=self._age)]
                 later = [p for p in new if name_of(p.pips) not in table_pieces and p not in now]
                 self._several(state, now, found, table_pieces, events, later)
             if len(table_pieces) == before:
