@@ -640,6 +640,7 @@ def _middle_values(u: Piece, found: list[Contact], by: dict[int, Piece]) -> list
 
 
 def _links(pieces: list[Piece], found: list[Contact]) -> dict[int, set[int]]:
+    """For each of ``pieces`` (by index), the others of them it touches."""
     links: dict[int, set[int]] = {p.index: set() for p in pieces}
     for c in found:
         if c.tile in links and c.other in links:
