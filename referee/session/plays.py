@@ -1,7 +1,7 @@
-"""New tiles against the line: the opening, a play at the end a tile touches (judged by the
-rules), several at once (in the order they first showed, else reported and re-read), and a tile
-vision cannot read that the rules pin down: between an open end and a clearly read neighbour,
-across an open end (a double), or the opening tile, by the clear tiles laid against it."""
+"""New tiles against the line (the opening is :mod:`referee.session.opening`'s): a play at the
+end a tile touches (judged by the rules), several at once (in the order they first showed, else
+reported and re-read), and a tile vision cannot read that the rules pin down: between an open end
+and a clearly read neighbour, or across an open end (a double)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,18 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from referee.layout.geometry import Contact, Part, Piece, contacts
+from referee.layout.geometry import Contact, Piece, contacts
 from referee.rules import IllegalAction, Play, Tile
 from referee.rules.table import END_INDEX, End
-from referee.session.base import RefereeBase, name_of
+from referee.session.against import half_against, middle_values, value_against, values_against
+from referee.session.base import name_of
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
+from referee.session.opening import Opening
 from referee.session.stabilise import StableState
 
 
-class Plays(RefereeBase):
+class Plays(Opening):
     """The part of the referee that turns new face-up tiles into plays and illegal placements."""
 
     def _standing(self, pieces: list[Piece], decided: dict[str, int], order: list[str]
@@ -81,36 +83,8 @@ class Plays(RefereeBase):
         new = [pieces[i] for n, i in decided.items() if n not in table_names]
         pieces, table_pieces = self._standing(pieces, decided, order)
         if not table_names:
-            if not new:
-                return
-            clear = {q.index for q in new}
-            first_clear = min(self._age(q) for q in new)
-            doubtful = {u.index for u in unknown_new if self._age(u) <= first_clear}
-            found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
-            if any({c.tile, c.other} & clear and {c.tile, c.other} & doubtful for c in found):
-                # A tile against the new ones, there as early, cannot be read yet: it opened,
-                # if the tiles laid against it pin it down; else wait.
-                if self._open_unread(state, [u for u in unknown_new if u.index in doubtful], new, found, events):
-                    self._plays(state, pieces, decided, events)  # the rest, against it
-                return
-            ages = [self._age(p) for p in new]
-            first = min(ages)
-            oldest = [p for p, age in zip(new, ages, strict=True) if age == first]
-            among = contacts(new, self.config.reach, self.config.middle, self.config.facing)
-            chosen = self._opening_double(state, oldest, new, among, events) if self.hand.opens_on_double \
-                else self._opening_tile(state, oldest, new, among, events)
-            if chosen is None:
-                return
-            opener = chosen
-            guessed = len(oldest) > 1 or opener is not oldest[0]
-            seen = state.tiles[opener.index]
-            if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
-                # The opening sets the line every later play is judged by: read only once, or
-                # only just surely (a pastel back read as the double blank), it waits.
-                return
-            self._open(state, opener, events, frame=first, inferred=guessed or None)
-            if len(new) > 1 and self.on_table():
-                self._plays(state, pieces, decided, events)  # the rest, against the opener
+            if self._opening(state, pieces, new, unknown_new, events):
+                self._plays(state, pieces, decided, events)  # the rest, against the opening
             return
         found = contacts(pieces, self.config.reach, self.config.middle, self.config.facing)
         if self._by_hand:
@@ -196,7 +170,7 @@ class Plays(RefereeBase):
                         continue
                     pips = (tile.high, tile.high)
                 else:
-                    against = _value_against(u, found, placed)
+                    against = value_against(u, found, placed)
                     if against is None or against[1] not in tile:
                         continue
                     half, value = against
@@ -258,12 +232,12 @@ class Plays(RefereeBase):
         as the end's number (a double lies across the line; lengthwise, the box straddles a seam)."""
         if u.is_double:
             return None
-        near = _half_against(u, found, {q.index for q in table_pieces.values()})
+        near = half_against(u, found, {q.index for q in table_pieces.values()})
         where = place(self.hand.table, u, found, table_pieces)
         if near is None or where is None or where.end is None or where.reason is not None:
             return None
         far = 1 - near
-        seen = [w for _, w in _values_against(u, far, found, clear) if w == u.pips[far]]
+        seen = [w for _, w in values_against(u, far, found, clear) if w == u.pips[far]]
         value = self.hand.table.values[END_INDEX[where.end]]
         alone = sure[far]
         if not seen and alone not in (None, 0, value) and sure[near] in (None, value):
@@ -295,11 +269,11 @@ class Plays(RefereeBase):
         run (``sure``, the stable tile's ``sure_halves``) and the other never as another, or a
         clear tile against its other side shows it."""
         by_index = {q.index: q for q in table_pieces.values()}
-        at_line = _middle_values(u, found, by_index)
+        at_line = middle_values(u, found, by_index)
         if len(at_line) != 1:
             return None
         v = at_line[0][1]
-        beyond = [w for _, w in _middle_values(u, found, clear)]
+        beyond = [w for _, w in middle_values(u, found, clear)]
         half_sure = v in sure and all(h in (None, v) for h in sure)
         if any(w != v for w in beyond) or (u.pips != (v, v) and not beyond and not half_sure):
             return None
@@ -308,47 +282,6 @@ class Plays(RefereeBase):
         if placement is None or placement.end is None or placement.reason is not None:
             return None
         return (v, v), placement.end
-
-    def _open_unread(self, state: StableState, doubtful: list[Piece], new: list[Piece], found: list[Contact],
-                     events: list[Event]) -> bool:
-        """The opening tile, read by no frame, pinned down by the clear tiles laid against it
-        later: across the middle of its long side, the double of the number they show (vision's
-        doubtful reading that double, or a tile against each side showing it); lengthwise, a
-        clear tile against each of its ends gives both its numbers. Played, marked inferred;
-        False when nothing pins it down, or the oldest tile is not one alone."""
-        clear = {q.index: q for q in new}
-        ages = {u.index: self._age(u) for u in doubtful}
-        first = min(ages.values(), default=None)
-        oldest = [u for u in doubtful if ages[u.index] == first]
-        if len(oldest) != 1:
-            return False
-        u = oldest[0]
-        later = {i: q for i, q in clear.items() if self._age(q) > ages[u.index]}
-        crossing = _middle_values(u, found, later)
-        ends = [{w for _, w in _values_against(u, half, found, later)} for half in (0, 1)]
-        if crossing:
-            values = {w for _, w in crossing}
-            if len(values) != 1 or (len(crossing) < 2 and u.pips != (next(iter(values)),) * 2):
-                return False
-            v = values.pop()
-            pips = (v, v)
-        elif all(len(e) == 1 for e in ends):
-            pips = (next(iter(ends[0])), next(iter(ends[1])))
-        else:
-            return False
-        tile = Tile(*pips)
-        name = str(tile)
-        if any(name_of(q.pips) == name for q in new):
-            return False
-        seat = self._seat()
-        try:
-            points = self.hand.play(Play(tile), seat=seat)
-        except IllegalAction:
-            return False  # the rules say this tile cannot open: not what lies there
-        self._last_seen[name] = dataclasses.replace(u, pips=pips, uncertain=False)
-        self._emit(events, Event(ages[u.index], Kind.PLAY, tile=name, player=seat, points=points, inferred=True))
-        self._after_play(state, events)
-        return True
 
     def _several(self, state: StableState, new: list[Piece], found: list[Contact], table_pieces: dict[str, Piece],
                  events: list[Event], later: Sequence[Piece] = ()) -> None:
@@ -395,50 +328,6 @@ class Plays(RefereeBase):
                 left.remove(p)
                 progress = True
                 break
-
-    def _opening_tile(self, state: StableState, oldest: list[Piece], new: list[Piece], among: list[Contact],
-                      events: list[Event]) -> Piece | None:
-        """The tile that opened: the first seen, or of several seen first together, all joined,
-        the one touching most others (said: the referee could not follow); None when they lie
-        apart, as which one opened cannot be told."""
-        if len(oldest) == 1:
-            return oldest[0]
-        self._unfollowed(state, "several_new_tiles", sorted(name_of(p.pips) for p in new), events)
-        return _joined(new, among)
-
-    def _opening_double(self, state: StableState, oldest: list[Piece], new: list[Piece], among: list[Contact],
-                        events: list[Event]) -> Piece | None:
-        """A first hand opens on the highest double dealt, so a plain tile seen first has most
-        likely been laid against a double vision missed: the opening is the double joined to the
-        tiles seen first (the first seen of those, the highest of those first seen together).
-        With none, the referee says it cannot follow (once a hand) and waits, unless no double
-        may have been dealt and more than ``plain_opening`` clear tiles lie joined to them (then
-        the first seen opened). None while it waits."""
-        group = {p.index: p for first in oldest for p in _group(first, new, among)}
-        doubles = [p for p in group.values() if p.pips[0] == p.pips[1]]
-        if doubles:
-            return min(doubles, key=lambda p: (self._age(p), -p.pips[0]))
-        if not self.hand.double_dealt and len(group) > self.config.plain_opening:
-            return self._opening_tile(state, oldest, new, among, events)
-        self._unfollowed_at(state.frame, "opening_not_double", sorted(name_of(p.pips) for p in oldest), events,
-                            once=f"opening {len(self.match.hands)}")
-        return None
-
-    def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,
-              inferred: bool | None = None) -> None:
-        when = self._when(state, p) if frame is None else frame
-        seat = self._seat()
-        tile = Tile(*p.pips)
-        try:
-            points = self.hand.play(Play(tile), seat=seat)
-        except IllegalAction as error:
-            self.pending[str(tile)] = None
-            self._pending_at[str(tile)] = p
-            self._emit(events, Event(when, Kind.ILLEGAL, tile=str(tile), reason=error.reason.value, player=seat))
-            return
-        self._last_seen[str(tile)] = p
-        self._emit(events, Event(when, Kind.PLAY, tile=str(tile), player=seat, points=points, inferred=inferred))
-        self._after_play(state, events)
 
     def _play(self, state: StableState, p: Piece, placement: Placement, events: list[Event],
               frame: int | None = None) -> None:
@@ -563,14 +452,6 @@ class Plays(RefereeBase):
                 return True
         return False
 
-    @staticmethod
-    def _when(state: StableState, p: Piece) -> int:
-        """The frame of a play seen in ``state``: the state's, or later when the tile first read
-        surely there came into a state already running (its run began with the tile read
-        doubtfully, or not at all)."""
-        seen = state.tiles[p.index].first_seen
-        return state.frame if seen is None else max(state.frame, seen)
-
     def _explained(self, state: StableState, new: str) -> bool:
         """Every face-up tile of the state is read and accounted for (on the rules table, a
         pending illegal tile, or ``new``): only then does a closed end say the tile is illegal
@@ -590,79 +471,3 @@ class Plays(RefereeBase):
 _MOVES = (Kind.PLAY, Kind.DRAW, Kind.PASS)
 
 
-def _half_against(u: Piece, found: list[Contact], others: set[int]) -> int | None:
-    """The half of ``u`` that touches one of ``others`` (None: not by a half)."""
-    for c in found:
-        if c.tile == u.index and c.other in others and not c.side:
-            return c.half
-        if c.other == u.index and c.tile in others and c.other_half >= 0:
-            return c.other_half
-    return None
-
-
-def _value_against(u: Piece, found: list[Contact], placed: dict[int, Piece]) -> tuple[int, int] | None:
-    """The half of ``u`` touching a tile of ``placed`` end to end, and the number that tile
-    shows there (a double across, or a double's long side, shows its own number)."""
-    for c in found:
-        if c.tile == u.index and c.other in placed:
-            q = placed[c.other]
-            if c.half >= 0 and (q.is_double or c.other_half >= 0):
-                return c.half, q.pips[0] if q.is_double else q.pips[c.other_half]
-        elif c.other == u.index and c.tile in placed and c.other_half >= 0:
-            q = placed[c.tile]
-            if q.is_double or c.half >= 0:
-                return c.other_half, q.pips[0] if q.is_double else q.pips[c.half]
-    return None
-
-
-def _values_against(u: Piece, half: int, found: list[Contact], clear: dict[int, Piece]) -> list[tuple[Piece, int]]:
-    """Tiles read clearly that touch ``half`` of ``u``, each with the number of its touching half."""
-    out = []
-    for c in found:
-        if c.tile == u.index and c.half == half and c.other in clear and not c.side:
-            q = clear[c.other]
-            if q.is_double or c.other_half >= 0:
-                out.append((q, q.pips[0] if q.is_double else q.pips[c.other_half]))
-        elif c.other == u.index and c.other_half == half and c.tile in clear:
-            q = clear[c.tile]
-            out.append((q, q.pips[0] if q.is_double else q.pips[c.half]))
-    return out
-
-
-def _middle_values(u: Piece, found: list[Contact], by: dict[int, Piece]) -> list[tuple[Piece, int]]:
-    """Tiles of ``by`` whose end touches the middle of a long side of ``u`` (the way a line
-    meets a double lying across it), each with the number of its touching half. Only a tile
-    lying crosswise to ``u`` counts: a rectangle along the line that straddles a seam between
-    two tiles (read as a double) has their ends inside it, not against its side."""
-    return [(by[c.tile], by[c.tile].pips[c.half]) for c in found
-            if c.other == u.index and c.part is Part.MIDDLE and c.tile in by and c.half >= 0 and not c.side
-            and u.alignment(by[c.tile]) < 0.5]  # within 30 degrees of square: a tilt skews angles
-
-
-def _links(pieces: list[Piece], found: list[Contact]) -> dict[int, set[int]]:
-    """For each of ``pieces`` (by index), the others of them it touches."""
-    links: dict[int, set[int]] = {p.index: set() for p in pieces}
-    for c in found:
-        if c.tile in links and c.other in links:
-            links[c.tile].add(c.other)
-            links[c.other].add(c.tile)
-    return links
-
-
-def _group(start: Piece, pieces: list[Piece], found: list[Contact]) -> list[Piece]:
-    """The tiles of ``pieces`` joined to ``start`` through touching ones, ``start`` among them."""
-    links = _links(pieces, found)
-    seen, todo = {start.index}, [start.index]
-    while todo:
-        for k in links[todo.pop()] - seen:
-            seen.add(k)
-            todo.append(k)
-    return [p for p in pieces if p.index in seen]
-
-
-def _joined(pieces: list[Piece], found: list[Contact]) -> Piece | None:
-    """The tile touching the most others when all of ``pieces`` form one joined group, else None."""
-    if len(_group(pieces[0], pieces, found)) != len(pieces):
-        return None
-    links = _links(pieces, found)
-    return max(pieces, key=lambda p: (len(links[p.index]), -p.index))
