@@ -1028,20 +1028,27 @@ def test_draws_seen_with_a_play_laid_before_them_go_in_after_it() -> None:
     assert ref.hand.turn == 0 and ref.hand.held_count(0) == 8
 
 
+def unread_while_drawing(drawn: int) -> Referee:
+    """A referee that saw the 6-3 opening, then player 1's 4-3 lying unread at its right end
+    while ``drawn`` face-down tiles went: it gave the draws to player 1, whose turn it seemed."""
+    ref = Referee(FIVES)
+    ref.observe(state(1, down=14))
+    ref.observe(state(2, OPEN_63, down=14))
+    unread = dataclasses.replace(RIGHT_34, uncertain=True)
+    ref.observe(state(3, OPEN_63, unread, down=14))
+    ref.observe(state(4, OPEN_63, unread, down=14 - drawn))
+    got = ref.observe(state(5, OPEN_63, unread, down=14 - drawn))
+    assert [(e.kind, e.player) for e in got if e.kind is Kind.DRAW] == [(Kind.DRAW, 1)] * drawn
+    return ref
+
+
 def test_draws_put_down_before_a_play_read_late_go_to_the_next_player() -> None:
     """Player 1's tile lay on the table unreadable while two face-down tiles went: the referee,
     not knowing of the play, gave the draws to player 1. The tile is read at last, in the state
     given again from the frame it was laid: the play came first, so the draws were player 0's.
     The referee takes its two draws back, plays the tile and draws them again for player 0, and
     the log replays to the same hand."""
-    ref = Referee(FIVES)
-    ref.observe(state(1, down=14))
-    ref.observe(state(2, OPEN_63, down=14))
-    unread = dataclasses.replace(RIGHT_34, uncertain=True)
-    ref.observe(state(3, OPEN_63, unread, down=14))
-    ref.observe(state(4, OPEN_63, unread, down=12))
-    drawn = ref.observe(state(5, OPEN_63, unread, down=12))
-    assert [(e.kind, e.player) for e in drawn if e.kind is Kind.DRAW] == [(Kind.DRAW, 1)] * 2
+    ref = unread_while_drawing(2)
     got = ref.observe(dataclasses.replace(state(3, OPEN_63, RIGHT_34, down=12), last=6))
     assert [(e.kind, e.tile, e.player, e.reason) for e in got] == [
         (Kind.UNDO, None, 1, "draw"), (Kind.UNDO, None, 1, "draw"), (Kind.PLAY, "4-3", 1, None),
@@ -1059,14 +1066,7 @@ def test_draws_put_down_while_a_tile_lay_unread_at_an_end_go_in_after_it() -> No
     a later run of frames (an arm came between): its place has shown a tile since before the
     draw, so the play came first and the draw was player 0's. Without this, player 1 was
     counted a tile short and the hand's end, a domino, never came."""
-    ref = Referee(FIVES)
-    ref.observe(state(1, down=14))
-    ref.observe(state(2, OPEN_63, down=14))
-    unread = dataclasses.replace(RIGHT_34, uncertain=True)
-    ref.observe(state(3, OPEN_63, unread, down=14))
-    ref.observe(state(4, OPEN_63, unread, down=13))
-    drawn = ref.observe(state(5, OPEN_63, unread, down=13))
-    assert [(e.kind, e.player) for e in drawn if e.kind is Kind.DRAW] == [(Kind.DRAW, 1)]
+    ref = unread_while_drawing(1)
     got = ref.observe(state(7, OPEN_63, RIGHT_34, down=13))
     assert [(e.kind, e.tile, e.player, e.reason) for e in got] == [
         (Kind.UNDO, None, 1, "draw"), (Kind.PLAY, "4-3", 1, None), (Kind.DRAW, None, 0, None)]
