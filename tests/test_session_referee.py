@@ -1703,7 +1703,7 @@ def test_tiles_side_by_side_are_not_an_end_touching_the_other() -> None:
     ("opener", -1), ("opener", "0"), ("reach", 0), ("reach", 1.0), ("reach", "0.5"), ("reach", True),
     ("middle", 0), ("middle", float("nan")), ("facing", 1), ("facing", None),
     ("boneyard_states", 0), ("illegal_votes", 1.5), ("illegal_confidence", 1.2), ("illegal_confidence", True),
-    ("takeback_states", 0), ("unread_states", 0),
+    ("takeback_states", 0), ("unread_states", 0), ("plain_opening", 0), ("plain_opening", 1.5),
 ])
 def test_referee_config_rejects_bad_values_naming_the_field(field: str, value: Any) -> None:
     with pytest.raises(ValueError, match=rf"\b{field}\b") as caught:
