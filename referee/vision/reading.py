@@ -291,8 +291,8 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     blank_faces = at_ends(boxes, sure_faces) if few_faces or backs else set()
     # Backs packed together show the seams between them; a shadow strip packed into backs does not.
     packed_backs = {k for k, r in enumerate(readings) if r.pips is None and boxes[k].packed}
-    no_seam = seamless(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image, fulls,
-                       packed_backs, config.back_seam) if config.back_seam > 0 and len(packed_backs) > 1 else set()
+    no_seam = seamless(image, fulls, packed_backs, config.back_seam) \
+        if config.back_seam > 0 and len(packed_backs) > 1 else set()
     tiles: list[TileReading] = []
     down: list[FaceDown] = []
     for k, ((corners, _, legible), full) in enumerate(zip(items, fulls, strict=True)):

@@ -36,12 +36,12 @@ def _neighbours(a: Box, b: Box) -> tuple[float, float, float] | None:
     return None
 
 
-def seam_contrast(gray: np.ndarray, a: Box, b: Box, side: float, towards: tuple[float, float]) -> float:
-    """How far the line where boxes ``a`` and ``b`` meet stands out from either side of it, in
-    robust deviations of the pixels beside it: the largest step, lighter or darker, of the
-    profile across the line (in the unit direction ``towards``, over the middle of the ``side``
-    they share) within an eighth of a tile width of it, from the level of the profile a fifth of
-    a width and more away."""
+def seam_contrast(image: np.ndarray, a: Box, b: Box, side: float, towards: tuple[float, float]) -> float:
+    """How far the line where boxes ``a`` and ``b`` (of the frame ``image``, BGR or grey) meet
+    stands out from either side of it, in robust deviations of the grey levels beside it: the
+    largest step, lighter or darker, of the profile across the line (in the unit direction
+    ``towards``, over the middle of the ``side`` they share) within an eighth of a tile width of
+    it, from the level of the profile a fifth of a width and more away."""
     width = min(a.width, b.width)
     dx, dy = towards
     half_x = max(4, round(0.35 * width))
@@ -50,8 +50,10 @@ def seam_contrast(gray: np.ndarray, a: Box, b: Box, side: float, towards: tuple[
     # The patch's x runs from a towards b, its y along the shared side.
     m = np.array([[dx, -dy, mx - dx * half_x + dy * half_y],
                   [dy, dx, my - dy * half_x - dx * half_y]], np.float64)
-    patch = cv2.warpAffine(gray, m, (2 * half_x + 1, 2 * half_y + 1),
+    patch = cv2.warpAffine(image, m, (2 * half_x + 1, 2 * half_y + 1),
                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    if patch.ndim == 3:  # the patch alone made grey, not the frame
+        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     profile = np.median(patch, axis=0)
     x = np.abs(np.arange(2 * half_x + 1) - half_x)
     near = x <= max(1.0, 0.125 * width)
@@ -66,7 +68,7 @@ def seam_contrast(gray: np.ndarray, a: Box, b: Box, side: float, towards: tuple[
     return step / max(spread, 1.0)
 
 
-def seamless(gray: np.ndarray, boxes: list[Box], backs: set[int], least: float) -> set[int]:
+def seamless(image: np.ndarray, boxes: list[Box], backs: set[int], least: float) -> set[int]:
     """The ``backs`` (indices into ``boxes``, full-resolution packed rectangles read as no face)
     that meet other backs and show a seam (``least`` deviations: :func:`seam_contrast`) to none
     of them: not tiles."""
@@ -80,6 +82,6 @@ def seamless(gray: np.ndarray, boxes: list[Box], backs: set[int], least: float) 
                 continue
             side, tx, ty = meeting
             met.update((i, j))
-            if seam_contrast(gray, boxes[i], boxes[j], side, (tx, ty)) >= least:
+            if seam_contrast(image, boxes[i], boxes[j], side, (tx, ty)) >= least:
                 seamed.update((i, j))
     return met - seamed
