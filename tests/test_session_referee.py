@@ -1386,6 +1386,22 @@ def test_the_next_hand_starts_once_the_line_is_cleared() -> None:
     assert len(ref.match.hands) == 1 and ref.on_table() == ["5-1"]
 
 
+def test_what_the_referee_could_not_follow_is_said_again_in_the_next_hand() -> None:
+    # The same tiles seen together opening two hands of a match: the second time too the
+    # referee says it could not follow (it said it once a match before).
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
+    ref = Referee(rules)
+    said = ref.observe(state(0, OPEN_63, RIGHT_34, down=10))
+    assert (said[0].kind, said[0].reason) == (Kind.UNFOLLOWED, "several_new_tiles")
+    ref.observe(state(3, *LINE, down=10))
+    assert kinds(ref.observe(state(8, *LINE, TOP_ROW[0], down=10))) == [Kind.HAND_END]
+    ref.observe(state(10))
+    ref.observe(state(11))  # the line cleared: the next hand
+    again = ref.observe(state(12, OPEN_63, RIGHT_34, down=10))
+    assert [(e.kind, e.reason, e.tile) for e in again] == [
+        (Kind.UNFOLLOWED, "several_new_tiles", None), (Kind.PLAY, None, "6-3"), (Kind.PLAY, None, "4-3")]
+
+
 def test_a_reveal_the_camera_cannot_read_is_entered_by_hand() -> None:
     # Seat 1 lays its two tiles out where the camera reads them doubtfully only: the referee
     # waits; entered by hand, the reveal scores the hand as if read.

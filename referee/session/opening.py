@@ -117,7 +117,7 @@ class Opening(RefereeBase):
         if not self.hand.double_dealt and len(group) > self.config.plain_opening:
             return self._opening_tile(state, oldest, new, among, events)
         self._unfollowed_at(state.frame, "opening_not_double", sorted(name_of(p.pips) for p in oldest), events,
-                            once=f"opening {len(self.match.hands)}")
+                            once="opening")
         return None
 
     def _open(self, state: StableState, p: Piece, events: list[Event], frame: int | None = None,

@@ -396,6 +396,7 @@ class Referee(Plays, Draws, Shown):
         self.hand = self.match.new_hand()
         self.over = False
         self._cleared = 0
+        self.reported.clear()  # what it could not follow is said again in a new hand
         self.pending.clear()
         self._pending_at.clear()
         self._retracted.clear()
