@@ -120,13 +120,11 @@ class Plays(Opening):
             if not attempts:
                 return
             before = len(table_pieces)
-            if len(attempts) == 1 and attempts[0][0].index in waiting:
-                self._several(state, [attempts[0][0]], found, table_pieces, events)
-            elif len(attempts) == 1:
-                self._play(state, *attempts[0], events)
-                name = name_of(attempts[0][0].pips)
-                if name in self.on_table():
-                    table_pieces[name] = attempts[0][0]
+            if len(attempts) == 1:
+                p, placement = attempts[0]
+                self._play(state, p, placement, events, frame=self._age(p) if p.index in waiting else None)
+                if name_of(p.pips) in self.on_table():
+                    table_pieces[name_of(p.pips)] = p
             else:
                 now = [p for p, _ in attempts]
                 if len({self._age(p) for p in now}) == len(now):
