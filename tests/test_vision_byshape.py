@@ -57,8 +57,9 @@ def tinted(rng: np.random.Generator, n: int, blocks: int = 0) -> tuple[np.ndarra
 def test_faces_of_another_tint_are_found_by_their_shape(seed: int) -> None:
     image, truth = tinted(np.random.default_rng(8800 + seed), 9)
     assert problems(run(image), truth) == []
-    # By the set's colour alone, the pink tiles are missed.
-    missed = [p for p in problems(detect(image, VisionConfig(shape_size=0)), truth) if "missed" in p]
+    # By the set's colour alone, the pink tiles are missed (their dividers would find them too:
+    # that is left out here).
+    missed = [p for p in problems(detect(image, VisionConfig(shape_size=0, bar_most=0)), truth) if "missed" in p]
     assert len(missed) >= 2
 
 

@@ -668,19 +668,19 @@ def test_a_set_holds_each_tile_once() -> None:
     # surely, 21 px from the box on it, and the frame held a sure tile nobody laid. Read alike
     # at one place, the two are one tile, the surer standing; read alike far apart, one of them
     # is misread and which cannot be told.
-    from referee.vision.reading import _one_of_each
+    from referee.vision.reading import one_of_each
 
     near = VisionConfig().one_set_place
     double, across, other = tile_at((2, 2), 200.0, 0.55), tile_at((2, 2), 230.0, 0.52), tile_at((6, 2), 280.0)
-    assert _one_of_each((double, across, other), near) == (double, other)
-    assert _one_of_each((across, double, other), near) == (double, other)
+    assert one_of_each((double, across, other), near) == (double, other)
+    assert one_of_each((across, double, other), near) == (double, other)
     far = tile_at((2, 6), 500.0)
-    kept = _one_of_each((double, other, far), near)
+    kept = one_of_each((double, other, far), near)
     assert [t.pips for t in kept] == [(2, 2), (6, 2), (2, 6)]
     assert [t.uncertain for t in kept] == [False, True, True]
     # An unsure reading far off is a guess: it casts no doubt on a sure one.
     unsure = dataclasses.replace(far, confidence=0.2, uncertain=True)
-    assert _one_of_each((double, other, unsure), near) == (double, other, unsure)
+    assert one_of_each((double, other, unsure), near) == (double, other, unsure)
     two_sets = VisionConfig(one_set=False)
     assert VisionConfig.from_json({"one_set": False}) == two_sets
     assert VisionConfig.from_json(two_sets.to_json()) == two_sets
@@ -1042,9 +1042,10 @@ HERZOG_8_FLOOR = 12
 #: it, 38 once the pips' rims were taken into the faces, 40 once pips by a broken edge were too,
 #: 42 once rectangles out of the set's proportions were fitted on their dividers from their
 #: other side, 43 once the arms' width was read where their ridge stands high, 44 once a packed
-#: rectangle's divider was looked for as far as a lone tile's where no seam can pass for it; the
-#: floor is that minus about 10 points.
-REAL_RIGHT_FLOOR = 40
+#: rectangle's divider was looked for as far as a lone tile's where no seam can pass for it, 53
+#: once tiles were looked for on every divider bar no tile held (referee.vision.rescue); the
+#: floor is that minus about 5 points.
+REAL_RIGHT_FLOOR = 50
 
 
 def real_photos() -> list[Path]:
@@ -1126,6 +1127,21 @@ def test_herzog_8_reads_at_least_half_its_tiles() -> None:
     assert score.right >= 7
 
 
+@pytest.mark.parametrize(("name", "least"), [("herzog_5.jpeg", 3), ("herzog_6.jpeg", 4), ("herzog_7.jpeg", 3)])
+def test_tiles_the_faces_blobs_miss_are_read_on_their_dividers(name: str, least: int) -> None:
+    # herzog_5 and herzog_6: four tiles end to end on a white table lit warm at one end and cool
+    # in the middle: the table's quadratic took the bright end for foreground, joined to the
+    # column, and no colour class made a tile-shaped blob: no tile was found. herzog_7: a
+    # rectangle packed half a tile off along an L of tiles read two halves, unsure, and the tile
+    # there was missed. Every divider bar no tile read surely holds is now a tile's middle:
+    # all eleven are found, and read but for one left unsure.
+    path = next((p for p in real_photos() if p.name == name), None)
+    assert path is not None
+    score = match(*real(path))
+    assert score.matched == score.tiles and score.right >= least and score.wrong == 0
+    assert score.found == score.matched
+
+
 def test_real_photos_without_an_arm_are_not_occluded() -> None:
     # herzog_5 (four touching tiles running off the frame) came back occluded while the floor's
     # blobs could win the face colour: its tiles' blob from the frame's edge was not packed.
@@ -1145,9 +1161,10 @@ def test_a_shadow_strip_beside_a_line_of_tiles_is_no_row_of_backs() -> None:
     assert off == []
 
 
-@pytest.mark.xfail(strict=True, reason="herzog_6 shows a face-down tile (the labels have none) on a tile's blank "
-                   "half: the tiles' soft shadow is taken for the face colour, and the faces are not found")
 def test_real_photos_show_no_phantom_face_down_tiles() -> None:
+    # herzog_6 showed a face-down tile on a tile's blank half, its faces unfound (the tiles' soft
+    # shadow was taken for the face colour); the tile is now read on its divider, and the back
+    # packed on its half is that tile.
     found = {p.name: (len(real(p)[0].face_down), len(real(p)[1].get("face_down", []))) for p in real_photos()}
     assert {name: (seen, label) for name, (seen, label) in found.items() if seen > label} == {}
 

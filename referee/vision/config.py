@@ -377,6 +377,26 @@ class VisionConfig:
     # one at least: a line at their meeting standing back_seam robust deviations of the pixels
     # beside it from them (a shadow strip packed into backs shows none; 0 turns this off).
     back_seam: float = 4.0
+    # Tiles are looked for again on divider bars (referee.vision.bars, .rescue) that no tile read
+    # surely holds, nor a face-down tile: at most bar_most of them (0 turns this off). A bar stands
+    # bar_ink lightness levels off the mean over a window of bar_window of the frame's longer side,
+    # at least bar_aspect times as long as thick, filling bar_fill of its rectangle and bar_least_px
+    # long. Its tile is first taken as wide as the tiles read surely (with none, bar_share of the
+    # width is the bar's length), and the bar spans bar_least of that width at least; the face is
+    # fitted round a divider within bar_reach of its length from the bar, and must come out within
+    # bar_size (a share) of the length of the tiles read surely (with none, of the others fitted).
+    # It lies on another tile where they share bar_over of the smaller's area.
+    bar_most: int = 24
+    bar_ink: float = 40.0
+    bar_window: float = 0.067
+    bar_aspect: float = 4.0
+    bar_fill: float = 0.7
+    bar_least_px: float = 12.0
+    bar_share: float = 0.75
+    bar_least: float = 0.4
+    bar_reach: float = 0.1
+    bar_size: float = 0.2
+    bar_over: float = 0.25
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -415,6 +435,17 @@ class VisionConfig:
             ("shape_fill", 0 < self.shape_fill <= 1),
             ("blank_halves", self.blank_halves >= 0),
             ("back_seam", self.back_seam >= 0),
+            ("bar_most", self.bar_most >= 0),
+            ("bar_ink", self.bar_ink > 0),
+            ("bar_window", 0 < self.bar_window < 1),
+            ("bar_aspect", self.bar_aspect >= 1),
+            ("bar_fill", 0 < self.bar_fill <= 1),
+            ("bar_least_px", self.bar_least_px >= 2),
+            ("bar_share", 0 < self.bar_share <= 1),
+            ("bar_least", 0 < self.bar_least <= 1),
+            ("bar_reach", 0 < self.bar_reach < 0.5),
+            ("bar_size", 0 < self.bar_size < 1),
+            ("bar_over", 0 < self.bar_over <= 1),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

@@ -19,6 +19,7 @@ from referee.vision.pipfit import pip_lengths
 from referee.vision.profile import Profile
 from referee.vision.reading import read_boxes
 from referee.vision.refine import refine
+from referee.vision.rescue import by_dividers
 from referee.vision.segment import (
     Colour,
     face_mask,
@@ -137,7 +138,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         if prior is not None or best.occluded or (_surely(best) == len(best.tiles) and not _blind(best)):
             break
     assert best is not None  # tries holds one guess at least
-    return best
+    return by_dividers(image, best, config)
 
 
 def _better(other: Detection, held: Detection) -> bool:

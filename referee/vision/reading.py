@@ -35,7 +35,7 @@ from referee.vision.seams import seamless
 from referee.vision.split import Box
 from referee.vision.types import Detection, FaceDown, TileReading, point, quad
 
-__all__ = ["read_boxes"]
+__all__ = ["one_of_each", "read_boxes"]
 
 
 def _on_divider(image: np.ndarray, box: Box, contrast: float, config: VisionConfig, reach: float,
@@ -235,7 +235,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
                table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
                shaped: int | None = None, along: frozenset[int] = frozenset(),
                abutting: Sequence[tuple[list[int], list[Box]]] = (),
-               spinners: frozenset[int] = frozenset()) -> Detection:
+               spinners: frozenset[int] = frozenset(), fit: bool = True) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
@@ -247,9 +247,10 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     face is dropped (a patch of the table shaped like a tile is no back). A run in
     ``abutting`` (its boxes' indices, and its boxes fitted to end at a double laid across its
     line: :func:`referee.vision.chain.align_runs`) is read both ways, and the way that reads
-    ``run_rephase`` more of its tiles surely, and most of them, stands."""
+    ``run_rephase`` more of its tiles surely, and most of them, stands. Each box is first fitted
+    to the face it lies on (:func:`_full`), unless ``fit`` is False: fitted already."""
     c = config.cell_px
-    fulls = [_full(image, box, scale, config) for box in boxes]
+    fulls = [_full(image, box, scale, config) if fit else box.scaled(1 / scale) for box in boxes]
     every = [full.corners() for full in fulls]
     rectified = [rectify(image, corners, c) for corners in every]
     evidence = gather_many(rectified, config)
@@ -328,7 +329,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
                                  reading.confidence < config.min_confidence or not legible or straddle,
                                  (round(each[0], 3), round(each[1], 3))))
     placed = _one_per_place(tiles)
-    return Detection(w, h, False, _one_of_each(placed, config.one_set_place) if config.one_set else placed,
+    return Detection(w, h, False, one_of_each(placed, config.one_set_place) if config.one_set else placed,
                      tuple(down))
 
 
@@ -361,7 +362,7 @@ def _one_per_place(tiles: list[TileReading]) -> tuple[TileReading, ...]:
     return tuple(out)
 
 
-def _one_of_each(tiles: tuple[TileReading, ...], near: float) -> tuple[TileReading, ...]:
+def one_of_each(tiles: tuple[TileReading, ...], near: float) -> tuple[TileReading, ...]:
     """The tiles with each tile of the set at most once read surely. Two read alike within
     ``near`` of a tile's length of each other are one tile seen twice (a box across the seam
     beside a double reads that double again): the surer stands alone. Read alike further

@@ -1,0 +1,111 @@
+"""Tiles found again from their dividers, where the table's model and the faces' blobs missed
+them (see :mod:`referee.vision.bars`).
+
+A divider bar that no tile read surely holds, nor a face-down tile, is where a tile may lie:
+a rectangle in the set's proportions is put square across it, fitted to the face about it
+(:func:`referee.vision.divider.on_divider`) and read like any other. What it reads joins the
+frame's tiles where it lies apart from them, and takes the place of tiles read unsure that it
+lies on when it reads surely itself (a box packed half a tile off along a line reads its two
+neighbours' halves). A rectangle that does not come out as long as the frame's tiles read
+surely (or, with none, as the others fitted so) is no tile of the set."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+
+import cv2
+import numpy as np
+
+from referee.vision.bars import Bar, divider_bars
+from referee.vision.config import VisionConfig
+from referee.vision.divider import on_divider
+from referee.vision.reading import one_of_each, read_boxes
+from referee.vision.split import Box
+from referee.vision.types import Detection, FaceDown, TileReading
+
+__all__ = ["by_dividers"]
+
+
+def _sides(corners: tuple[tuple[float, float], ...] | np.ndarray) -> tuple[float, float]:
+    """The long and the short side of a quad."""
+    a, b = math.dist(corners[0], corners[1]), math.dist(corners[1], corners[2])
+    return max(a, b), min(a, b)
+
+
+def _inside(corners: tuple[tuple[float, float], ...] | np.ndarray, x: float, y: float) -> bool:
+    return cv2.pointPolygonTest(np.asarray(corners, np.float32).reshape(-1, 1, 2), (x, y), False) >= 0
+
+
+def _covered(bar: Bar, found: Detection) -> bool:
+    """Whether a bar is already accounted for: it lies on a face-down tile, on a tile read
+    surely, or at the middle of a tile read unsure (its divider: the tile is where it should be)."""
+    for back in found.face_down:
+        if _inside(back.corners, bar.cx, bar.cy):
+            return True
+    for t in found.tiles:
+        if not _inside(t.corners, bar.cx, bar.cy):
+            continue
+        if not t.uncertain or math.dist(t.center, (bar.cx, bar.cy)) < 0.25 * _sides(t.corners)[1]:
+            return True
+    return False
+
+
+def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | None,
+          config: VisionConfig) -> list[Box]:
+    """A fitted rectangle across each bar not accounted for (at most ``bar_most``), no two on
+    one place; ``length``: the tile length the frame's sure tiles show (None: none read surely)."""
+    boxes: list[Box] = []
+    for bar in bars:
+        if len(boxes) >= config.bar_most:
+            break
+        width = bar.length / config.bar_share if length is None else length / config.aspect
+        if not config.bar_least * width <= bar.length <= width or _covered(bar, found):
+            continue
+        box = Box(bar.cx, bar.cy, width * config.aspect, width, bar.angle + 90.0)
+        fitted = on_divider(image, box, config, config.bar_reach, whole=True)
+        if fitted is None or any(math.hypot(fitted.cx - b.cx, fitted.cy - b.cy) < 0.5 * b.width for b in boxes):
+            continue
+        boxes.append(fitted)
+    if not boxes:
+        return []
+    # One set: its tiles are of one size (a bar on the table's pattern fits a face of its own size).
+    typical = length if length is not None else statistics.median(b.length for b in boxes)
+    return [b for b in boxes if abs(b.length / typical - 1) <= config.bar_size]
+
+
+def _over(tile: TileReading, other: TileReading | FaceDown, share: float) -> bool:
+    """Whether two tiles lie on one place: they share ``share`` of the smaller's area."""
+    a, b = (np.asarray(t.corners, np.float32) for t in (tile, other))
+    common, _ = cv2.intersectConvexConvex(a, b)
+    return float(common) >= share * min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+
+
+def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig) -> Detection:
+    """The frame's reading ``found`` with the tiles found again from divider bars added (see the
+    module's note); ``found`` itself when there are none, the frame is occluded, or ``bar_most``
+    is 0. The frame is not modified."""
+    if config.bar_most <= 0 or found.occluded:
+        return found
+    sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
+    length = statistics.median(sure) if sure else None
+    boxes = _fits(image, divider_bars(image, config), found, length, config)
+    if not boxes:
+        return found
+    h, w = image.shape[:2]
+    again = read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False).tiles
+    tiles = list(found.tiles)
+    for tile in again:
+        under = [k for k, t in enumerate(tiles) if _over(tile, t, config.bar_over)]
+        if not under:
+            tiles.append(tile)
+        elif not tile.uncertain and all(tiles[k].uncertain for k in under):
+            tiles = [t for k, t in enumerate(tiles) if k not in under] + [tile]
+    if len(tiles) == len(found.tiles) and all(a is b for a, b in zip(tiles, found.tiles, strict=True)):
+        return found
+    # A face-down tile on a tile found so (its blank half, packed as a back) is that tile.
+    added = [t for t in tiles if t not in found.tiles]
+    down = tuple(d for d in found.face_down if not any(_over(t, d, config.bar_over) for t in added))
+    merged = one_of_each(tuple(tiles), config.one_set_place) if config.one_set else tuple(tiles)
+    return dataclasses.replace(found, tiles=merged, face_down=down)
