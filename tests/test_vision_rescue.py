@@ -137,3 +137,25 @@ def test_an_occluded_frame_or_the_rescue_turned_off_is_left_as_it_is() -> None:
     assert by_dividers(image, covered, VisionConfig()) is covered
     empty = Detection(w, h, False)
     assert by_dividers(image, empty, VisionConfig(bar_most=0)) is empty
+
+
+def test_a_table_full_of_bars_costs_at_most_bar_most_fits_and_gives_no_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A wood table's grain may make hundreds of dark streaks shaped like bars: only the first
+    # bar_most are fitted, and none of them is a face.
+    from referee.vision import rescue
+
+    rng = np.random.default_rng(27)
+    h, w = SHAPE
+    canvas = np.full((h, w, 3), (110, 160, 205), np.float32) + rng.normal(0, 2.0, (h, w, 3)).astype(np.float32)
+    for _ in range(120):
+        x, y, a = rng.uniform(20, w - 20), rng.uniform(20, h - 20), rng.uniform(-0.2, 0.2)
+        dx, dy = 25 * math.cos(a), 25 * math.sin(a)
+        cv2.line(canvas, (round(x - dx), round(y - dy)), (round(x + dx), round(y + dy)), (40, 70, 110), 3)
+    image = finish(canvas, rng)
+    calls = []
+    real_fit = rescue.on_divider
+    monkeypatch.setattr(rescue, "on_divider", lambda *a, **k: calls.append(1) or real_fit(*a, **k))
+    empty = Detection(w, h, False)
+    found = by_dividers(image, empty, VisionConfig(bar_most=10))
+    assert 0 < len(calls) <= 10
+    assert found.tiles == ()

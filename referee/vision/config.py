@@ -385,7 +385,9 @@ class VisionConfig:
     # width is the bar's length), and the bar spans bar_least of that width at least; the face is
     # fitted round a divider within bar_reach of its length from the bar, and must come out within
     # bar_size (a share) of the length of the tiles read surely (with none, of the others fitted).
-    # It lies on another tile where they share bar_over of the smaller's area.
+    # Its face stands bar_apart (Lab, hue weighted) from a band beside one of its sides at least
+    # (a patch of a wood table boxed on a streak of its grain stands apart from nothing). It
+    # lies on another tile where they share bar_over of the smaller's area.
     bar_most: int = 24
     bar_ink: float = 40.0
     bar_window: float = 0.067
@@ -397,6 +399,7 @@ class VisionConfig:
     bar_reach: float = 0.1
     bar_size: float = 0.2
     bar_over: float = 0.25
+    bar_apart: float = 12.0
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -446,6 +449,7 @@ class VisionConfig:
             ("bar_reach", 0 < self.bar_reach < 0.5),
             ("bar_size", 0 < self.bar_size < 1),
             ("bar_over", 0 < self.bar_over <= 1),
+            ("bar_apart", self.bar_apart >= 0),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

@@ -22,6 +22,8 @@ from referee.vision.bars import Bar, divider_bars
 from referee.vision.config import VisionConfig
 from referee.vision.divider import on_divider
 from referee.vision.reading import one_of_each, read_boxes
+from referee.vision.refine import strip
+from referee.vision.segment import HUE
 from referee.vision.split import Box
 from referee.vision.types import Detection, FaceDown, TileReading
 
@@ -54,18 +56,23 @@ def _covered(bar: Bar, found: Detection) -> bool:
 
 def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | None,
           config: VisionConfig) -> list[Box]:
-    """A fitted rectangle across each bar not accounted for (at most ``bar_most``), no two on
-    one place; ``length``: the tile length the frame's sure tiles show (None: none read surely)."""
+    """A fitted rectangle across each bar not accounted for (the first ``bar_most`` of them: a
+    wood table's grain may make hundreds), standing ``bar_apart`` from what lies beside it (:func:`_apart`),
+    no two on one place; ``length``: the tile length
+    the frame's sure tiles show (None: none read surely)."""
     boxes: list[Box] = []
+    tried = 0
     for bar in bars:
-        if len(boxes) >= config.bar_most:
-            break
         width = bar.length / config.bar_share if length is None else length / config.aspect
         if not config.bar_least * width <= bar.length <= width or _covered(bar, found):
             continue
+        if tried == config.bar_most:
+            break
+        tried += 1
         box = Box(bar.cx, bar.cy, width * config.aspect, width, bar.angle + 90.0)
         fitted = on_divider(image, box, config, config.bar_reach, whole=True)
-        if fitted is None or any(math.hypot(fitted.cx - b.cx, fitted.cy - b.cy) < 0.5 * b.width for b in boxes):
+        if fitted is None or _apart(image, fitted) < config.bar_apart \
+                or any(math.hypot(fitted.cx - b.cx, fitted.cy - b.cy) < 0.5 * b.width for b in boxes):
             continue
         boxes.append(fitted)
     if not boxes:
@@ -73,6 +80,29 @@ def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | 
     # One set: its tiles are of one size (a bar on the table's pattern fits a face of its own size).
     typical = length if length is not None else statistics.median(b.length for b in boxes)
     return [b for b in boxes if abs(b.length / typical - 1) <= config.bar_size]
+
+
+def _apart(image: np.ndarray, box: Box) -> float:
+    """How far the face's colour stands from what lies beside it, on the side where it stands
+    furthest: the median colour (Lab, hue weighted) of the middle of the rectangle against
+    that of a band beyond each of its four sides. A tile stands apart from the table, its
+    shadow or its side wall on one side at least; a patch of the table boxed on a streak of its
+    grain stands apart from nothing."""
+    per = 24.0 / box.width
+    square = strip(image, box, 1.5 * box.length, 1.8 * box.width, per)
+    lab = cv2.cvtColor(square, cv2.COLOR_BGR2Lab).astype(np.float32) * np.array([1.0, HUE, HUE], np.float32)
+    m, n = lab.shape[:2]
+
+    def at(u0: float, u1: float, v0: float, v1: float) -> np.ndarray:
+        """The median colour over box units ``u`` along (-0.75..0.75), ``v`` across (-0.9..0.9)."""
+        i0, i1 = round((v0 / 1.8 + 0.5) * m), round((v1 / 1.8 + 0.5) * m)
+        j0, j1 = round((u0 / 1.5 + 0.5) * n), round((u1 / 1.5 + 0.5) * n)
+        return np.asarray(np.median(lab[i0:max(i1, i0 + 1), j0:max(j1, j0 + 1)].reshape(-1, 3), axis=0))
+
+    face = at(-0.4, 0.4, -0.4, 0.4)
+    sides = [at(-0.4, 0.4, 0.6, 0.85), at(-0.4, 0.4, -0.85, -0.6),  # beyond the long sides
+             at(0.58, 0.72, -0.4, 0.4), at(-0.72, -0.58, -0.4, 0.4)]  # beyond the ends
+    return max(float(np.linalg.norm(side - face)) for side in sides)
 
 
 def _over(tile: TileReading, other: TileReading | FaceDown, share: float) -> bool:
