@@ -108,3 +108,12 @@ def test_a_bar_repr_pastes_back() -> None:
 def test_a_bad_bar_setting_is_an_error_naming_it(field: str) -> None:
     with pytest.raises(ConfigError, match=field):
         VisionConfig(**{field: -1.0})
+
+
+def test_the_lightness_the_detector_has_at_hand_finds_the_same_bars() -> None:
+    image, _ = draw_bars(np.random.default_rng(9), 5, 200, 30)
+    big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    config = VisionConfig(work_side=900)
+    small = cv2.resize(big, (900, 600), interpolation=cv2.INTER_AREA)
+    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    assert divider_bars(big, config, lightness) == divider_bars(big, config)

@@ -36,18 +36,24 @@ class Bar:
                 f"{self.angle:.1f}, dark={self.dark})")
 
 
-def divider_bars(image: np.ndarray, config: VisionConfig) -> list[Bar]:
+def divider_bars(image: np.ndarray, config: VisionConfig, lightness: np.ndarray | None = None) -> list[Bar]:
     """The bars of a BGR frame that may be dividers (see the module's note), longest first: blobs
     standing ``bar_ink`` lightness levels darker (or lighter) than the mean over a window of
     ``bar_window`` of the frame's longer side round them, at least ``bar_aspect`` times as long
     as they are thick, filling ``bar_fill`` of their rectangle, and ``bar_least_px`` long at
-    least. The frame is searched shrunk to at most ``work_side`` pixels; the bars are in its
-    own pixels. The frame is not modified; a frame with none gives an empty list."""
+    least. The frame is searched shrunk to at most ``work_side`` pixels, or on ``lightness``
+    when given (its Lab lightness, 0..255, at any scale: the detector has it at hand); the bars
+    are in the frame's own pixels. The frame is not modified; a frame with none gives an empty
+    list."""
     h, w = image.shape[:2]
-    scale = min(1.0, config.work_side / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    lightness = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
-    k = max(3, round(config.bar_window * max(work.shape[:2]))) | 1
+    if lightness is None:
+        scale = min(1.0, config.work_side / max(h, w))
+        work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        lightness = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)[..., 0]
+    else:
+        scale = lightness.shape[1] / w
+    lightness = lightness.astype(np.float32)
+    k = max(3, round(config.bar_window * max(lightness.shape[:2]))) | 1
     off = lightness - cv2.blur(lightness, (k, k))
     found: list[Bar] = []
     for dark, mask in ((True, off < -config.bar_ink), (False, off > config.bar_ink)):

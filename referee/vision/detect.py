@@ -138,7 +138,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
         if prior is not None or best.occluded or (_surely(best) == len(best.tiles) and not _blind(best)):
             break
     assert best is not None  # tries holds one guess at least
-    return by_dividers(image, best, config)
+    return by_dividers(image, best, config, view.lab[..., 0])
 
 
 def _better(other: Detection, held: Detection) -> bool:

@@ -112,15 +112,16 @@ def _over(tile: TileReading, other: TileReading | FaceDown, share: float) -> boo
     return float(common) >= share * min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
 
 
-def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig) -> Detection:
+def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
+                lightness: np.ndarray | None = None) -> Detection:
     """The frame's reading ``found`` with the tiles found again from divider bars added (see the
     module's note); ``found`` itself when there are none, the frame is occluded, or ``bar_most``
-    is 0. The frame is not modified."""
+    is 0. ``lightness``: see :func:`referee.vision.bars.divider_bars`. The frame is not modified."""
     if config.bar_most <= 0 or found.occluded:
         return found
     sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
     length = statistics.median(sure) if sure else None
-    boxes = _fits(image, divider_bars(image, config), found, length, config)
+    boxes = _fits(image, divider_bars(image, config, lightness), found, length, config)
     if not boxes:
         return found
     h, w = image.shape[:2]
