@@ -25,8 +25,8 @@ from test_vision_detect import (
     sprite,
 )
 
-from referee.vision import Detection, TileReading, VisionConfig, detect
-from referee.vision.rescue import by_dividers
+from referee.vision import Detection, FaceDown, TileReading, VisionConfig, detect
+from referee.vision.rescue import by_dividers, merge
 
 
 def tile_problems(d: Detection, truth: list[Drawn]) -> list[str]:
@@ -159,3 +159,42 @@ def test_a_table_full_of_bars_costs_at_most_bar_most_fits_and_gives_no_tile(monk
     found = by_dividers(image, empty, VisionConfig(bar_most=10))
     assert 0 < len(calls) <= 10
     assert found.tiles == ()
+
+
+def reading(pips: tuple[int, int], x: float, y: float, sure: bool = True) -> TileReading:
+    """A tile read at (x, y), lying along x, L by W."""
+    corners = ((x - L / 2, y - W / 2), (x + L / 2, y - W / 2), (x + L / 2, y + W / 2), (x - L / 2, y + W / 2))
+    return TileReading(pips, ((x - L / 4, y), (x + L / 4, y)), corners, (x, y), 0.9 if sure else 0.2, not sure)
+
+
+def back(x: float, y: float) -> FaceDown:
+    return FaceDown((x, y), ((x - L / 2, y - W / 2), (x + L / 2, y - W / 2), (x + L / 2, y + W / 2),
+                             (x - L / 2, y + W / 2)))
+
+
+def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_there() -> None:
+    config = VisionConfig()
+    held = reading((1, 2), 100, 100)
+    unsure = reading((3, 3), 400, 100, sure=False)
+    found = Detection(900, 600, False, (held, unsure), (back(700, 100),))
+    # Apart from everything: in, sure or not.
+    apart, apart_unsure = reading((4, 5), 100, 400), reading((0, 6), 400, 400, sure=False)
+    assert merge(found, [apart, apart_unsure], config).tiles == (held, unsure, apart, apart_unsure)
+    # On a tile read surely: never (even read surely, half a tile along it).
+    assert merge(found, [reading((2, 6), 100 + L / 2, 100)], config) is found
+    # On a tile read unsure: in its place when read surely, else left out.
+    better = reading((3, 4), 400 + L / 2, 100)
+    assert merge(found, [better], config).tiles == (held, better)
+    assert merge(found, [reading((3, 4), 400 + L / 2, 100, sure=False)], config) is found
+    # On a face-down tile: read surely, it is that tile; unsure, it is the back's edge.
+    blank = reading((0, 0), 700 + L / 4, 100)
+    taken = merge(found, [blank], config)
+    assert taken.tiles == (held, unsure, blank) and taken.face_down == ()
+    assert merge(found, [reading((0, 0), 700 + L / 4, 100, sure=False)], config) is found
+
+
+def test_a_tile_read_surely_twice_is_doubted_both_times() -> None:
+    config = VisionConfig()
+    found = Detection(900, 600, False, (reading((1, 2), 100, 100),))
+    twice = merge(found, [reading((2, 1), 600, 400)], config)
+    assert [t.uncertain for t in twice.tiles] == [True, True]

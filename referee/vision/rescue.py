@@ -6,14 +6,17 @@ a rectangle in the set's proportions is put square across it, fitted to the face
 (:func:`referee.vision.divider.on_divider`) and read like any other. What it reads joins the
 frame's tiles where it lies apart from them, and takes the place of tiles read unsure that it
 lies on when it reads surely itself (a box packed half a tile off along a line reads its two
-neighbours' halves). A rectangle that does not come out as long as the frame's tiles read
-surely (or, with none, as the others fitted so) is no tile of the set."""
+neighbours' halves). Read unsure, it never lies on a face-down tile (a box on a back's seam
+or shadow); read surely, a face-down tile under it is that tile (its blank half taken for a
+back). A rectangle that does not come out as long as the frame's tiles read surely (or, with
+none, as the others fitted so), or whose face stands apart from nothing beside it, is no tile."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
 import statistics
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -27,7 +30,7 @@ from referee.vision.segment import HUE
 from referee.vision.split import Box
 from referee.vision.types import Detection, FaceDown, TileReading
 
-__all__ = ["by_dividers"]
+__all__ = ["by_dividers", "merge"]
 
 
 def _sides(corners: tuple[tuple[float, float], ...] | np.ndarray) -> tuple[float, float]:
@@ -125,9 +128,19 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     if not boxes:
         return found
     h, w = image.shape[:2]
-    again = read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False).tiles
+    return merge(found, read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False).tiles, config)
+
+
+def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) -> Detection:
+    """``found`` with the tiles read on divider bars (``again``) put in (see the module's note):
+    one lying apart from every tile found (sharing less than ``bar_over`` of the smaller's area)
+    joins them; one read surely takes the place of the tiles under it when all of those were
+    read unsure, and of the face-down tiles under it; one read unsure on a face-down tile, or
+    on any tile, is left out. ``found`` itself when nothing changes."""
     tiles = list(found.tiles)
     for tile in again:
+        if tile.uncertain and any(_over(tile, d, config.bar_over) for d in found.face_down):
+            continue  # a box on a back's edge (its seam or its shadow for a divider) reads no face surely
         under = [k for k, t in enumerate(tiles) if _over(tile, t, config.bar_over)]
         if not under:
             tiles.append(tile)
@@ -135,7 +148,8 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
             tiles = [t for k, t in enumerate(tiles) if k not in under] + [tile]
     if len(tiles) == len(found.tiles) and all(a is b for a, b in zip(tiles, found.tiles, strict=True)):
         return found
-    # A face-down tile on a tile found so (its blank half, packed as a back) is that tile.
+    # A face-down tile under a tile found so, read surely (its blank half packed as a back), is
+    # that tile.
     added = [t for t in tiles if t not in found.tiles]
     down = tuple(d for d in found.face_down if not any(_over(t, d, config.bar_over) for t in added))
     merged = one_of_each(tuple(tiles), config.one_set_place) if config.one_set else tuple(tiles)
