@@ -198,3 +198,27 @@ def test_a_tile_read_surely_twice_is_doubted_both_times() -> None:
     found = Detection(900, 600, False, (reading((1, 2), 100, 100),))
     twice = merge(found, [reading((2, 1), 600, 400)], config)
     assert [t.uncertain for t in twice.tiles] == [True, True]
+
+
+def test_a_tile_missed_among_tiles_found_is_read_on_its_divider_beside_them() -> None:
+    # Read alone, one face full of pips may show no pip above its own noise; read beside the
+    # frame's other tiles, the contrast is the frame's.
+    image, truth = draw_tiles(np.random.default_rng(28), 5, include=((6, 6), (4, 6)))
+    config = VisionConfig()
+    plain = detect(image, config.replace(bar_most=0))
+    assert tile_problems(plain, truth) == []
+    for gone in range(len(plain.tiles)):
+        held = dataclasses.replace(plain, tiles=plain.tiles[:gone] + plain.tiles[gone + 1:])
+        assert tile_problems(by_dividers(image, held, config), truth) == [], gone
+
+
+def test_one_tile_read_surely_at_the_wrong_size_does_not_set_the_size() -> None:
+    # A shadow and a tile taken for one tile, read surely, set the length the bars were held
+    # to, and every divider was too long for it: bar_known tiles must agree.
+    image, truth = draw_tiles(np.random.default_rng(29), 5)
+    h, w = image.shape[:2]
+    x, y = 30.0, 30.0  # a corner no drawn tile reaches
+    small = TileReading((1, 1), ((x - 8, y), (x + 8, y)), ((x - 16, y - 8), (x + 16, y - 8), (x + 16, y + 8),
+                                                         (x - 16, y + 8)), (x, y), 0.9)
+    found = by_dividers(image, Detection(w, h, False, (small,)), VisionConfig())
+    assert tile_problems(dataclasses.replace(found, tiles=found.tiles[1:]), truth) == []

@@ -385,6 +385,7 @@ class VisionConfig:
     # width is the bar's length), and the bar spans bar_least of that width at least; the face is
     # fitted round a divider within bar_reach of its length from the bar, and must come out within
     # bar_size (a share) of the length of the tiles read surely (with none, of the others fitted).
+    # The tiles read surely give the length only when there are bar_known of them.
     # Its face stands bar_apart (Lab, hue weighted) from a band beside one of its sides at least
     # (a patch of a wood table boxed on a streak of its grain stands apart from nothing). It
     # lies on another tile where they share bar_over of the smaller's area.
@@ -400,6 +401,7 @@ class VisionConfig:
     bar_size: float = 0.2
     bar_over: float = 0.25
     bar_apart: float = 12.0
+    bar_known: int = 3
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -450,6 +452,7 @@ class VisionConfig:
             ("bar_size", 0 < self.bar_size < 1),
             ("bar_over", 0 < self.bar_over <= 1),
             ("bar_apart", self.bar_apart >= 0),
+            ("bar_known", self.bar_known >= 1),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

@@ -235,7 +235,8 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
                table: np.ndarray | None = None, crossed: frozenset[int] = frozenset(),
                shaped: int | None = None, along: frozenset[int] = frozenset(),
                abutting: Sequence[tuple[list[int], list[Box]]] = (),
-               spinners: frozenset[int] = frozenset(), fit: bool = True) -> Detection:
+               spinners: frozenset[int] = frozenset(), fit: bool = True,
+               context: Sequence[np.ndarray] = ()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
@@ -248,13 +249,17 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     ``abutting`` (its boxes' indices, and its boxes fitted to end at a double laid across its
     line: :func:`referee.vision.chain.align_runs`) is read both ways, and the way that reads
     ``run_rephase`` more of its tiles surely, and most of them, stands. Each box is first fitted
-    to the face it lies on (:func:`_full`), unless ``fit`` is False: fitted already."""
+    to the face it lies on (:func:`_full`), unless ``fit`` is False: fitted already. The
+    ``context`` quads (full-resolution corners: the frame's other tiles, read already) join the
+    boxes only to tell the frame's pip contrast (one tile's pips and divider, read alone, may
+    stand no higher than its own noise)."""
     c = config.cell_px
     fulls = [_full(image, box, scale, config) if fit else box.scaled(1 / scale) for box in boxes]
     every = [full.corners() for full in fulls]
     rectified = [rectify(image, corners, c) for corners in every]
+    others = [rectify(image, np.asarray(q, np.float64), c) for q in context]
     evidence = gather_many(rectified, config)
-    contrast, few_faces = _contrast(evidence, config)
+    contrast, few_faces = _contrast(evidence + gather_many(others, config), config)
     readings = [decide(e, contrast, config) for e in evidence]
     if config.glare_disc > 0 and config.pip_width == 0 and contrast is not None:
         # The pips' width measured on the tiles read surely sizes the disc that takes glare out
@@ -265,7 +270,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
         if (width := pip_width([rectified[k] for k in sure], [evidence[k] for k in sure], config)) is not None:
             config = dataclasses.replace(config, pip_width=width)
             evidence = gather_many(rectified, config)
-            contrast, few_faces = _contrast(evidence, config)
+            contrast, few_faces = _contrast(evidence + gather_many(others, config), config)
             readings = [decide(e, contrast, config) for e in evidence]
     readable = _legible([f.length for f in fulls], config.min_cell_px)
     items: list[tuple[np.ndarray, Evidence, bool]] = list(zip(every, evidence, readable, strict=True))

@@ -123,12 +123,17 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     if config.bar_most <= 0 or found.occluded:
         return found
     sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
-    length = statistics.median(sure) if sure else None
+    # A tile or two read surely may be misread (a shadow and a tile taken for one): their
+    # length is the set's only when bar_known of them agree on it.
+    length = statistics.median(sure) if len(sure) >= config.bar_known else None
     boxes = _fits(image, divider_bars(image, config, lightness), found, length, config)
     if not boxes:
         return found
     h, w = image.shape[:2]
-    return merge(found, read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False).tiles, config)
+    # Read beside the frame's other tiles: the pip contrast is the frame's, not one tile's.
+    context = [t.corners for t in found.tiles] + [d.corners for d in found.face_down]
+    again = read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False, context=context).tiles
+    return merge(found, again, config)
 
 
 def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) -> Detection:
