@@ -33,7 +33,7 @@ from referee.vision.read import (
 from referee.vision.refine import on_edges, snap
 from referee.vision.seams import seamless
 from referee.vision.split import Box
-from referee.vision.types import Detection, FaceDown, TileReading, point, quad
+from referee.vision.types import Detection, FaceDown, Quad, TileReading, point, quad
 
 __all__ = ["one_of_each", "read_boxes"]
 
@@ -236,7 +236,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
                shaped: int | None = None, along: frozenset[int] = frozenset(),
                abutting: Sequence[tuple[list[int], list[Box]]] = (),
                spinners: frozenset[int] = frozenset(), fit: bool = True,
-               context: Sequence[np.ndarray] = ()) -> Detection:
+               context: Sequence[Quad] = ()) -> Detection:
     """Read every box (work pixels at ``scale``) from the full-resolution frame. A face-down
     tile whose centre lies outside the table's outline (``table``, at the work scale) is the
     floor's pattern packed into rectangles, not a tile: it is dropped. The ``crossed`` boxes
