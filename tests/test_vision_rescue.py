@@ -191,6 +191,9 @@ def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_the
     taken = merge(found, [blank], config)
     assert taken.tiles == (held, unsure, blank) and taken.face_down == ()
     assert merge(found, [reading((0, 0), 700 + L / 4, 100, sure=False)], config) is found
+    # Across two backs (their side walls or their seam for a divider), even read surely: never.
+    boneyard = Detection(900, 600, False, (), (back(300, 400), back(300, 400 + W)))
+    assert merge(boneyard, [reading((2, 1), 300, 400 + W / 2)], config) is boneyard
 
 
 def test_a_tile_read_surely_twice_is_doubted_both_times() -> None:
@@ -222,3 +225,22 @@ def test_one_tile_read_surely_at_the_wrong_size_does_not_set_the_size() -> None:
                                                          (x - 16, y + 8)), (x, y), 0.9)
     found = by_dividers(image, Detection(w, h, False, (small,)), VisionConfig())
     assert tile_problems(dataclasses.replace(found, tiles=found.tiles[1:]), truth) == []
+
+
+def test_backs_showing_dark_side_walls_make_no_tile() -> None:
+    # Rendered hand 9301-000: a boneyard of fourteen backs seen from a tilt shows their dark side
+    # walls, each a bar as long as a tile. With one tile read surely, the bars set the size, and
+    # a box twice a tile's size fitted over two backs read a sure 2-1 (the backs are of the set
+    # too, and now give the size; a box over two backs is theirs). Drawn walls here: no tile.
+    image, truth = draw_tiles(np.random.default_rng(30), 1, face_down=6)
+    config = VisionConfig()
+    plain = detect(image, config.replace(bar_most=0))
+    assert problems(plain, truth) == []
+    canvas = image.astype(np.float32)
+    for d in plain.face_down:  # a dark wall along one long side of every back
+        c = np.asarray(d.corners, np.float32)
+        long0 = (c[0], c[1]) if math.dist(c[0], c[1]) > math.dist(c[1], c[2]) else (c[1], c[2])
+        a, b = (np.round(p).astype(int) for p in long0)
+        cv2.line(canvas, tuple(int(v) for v in a), tuple(int(v) for v in b), (40, 40, 40), 5)
+    walled = canvas.round().astype(np.uint8)
+    assert problems(detect(walled), truth) == []

@@ -6,10 +6,11 @@ a rectangle in the set's proportions is put square across it, fitted to the face
 (:func:`referee.vision.divider.on_divider`) and read like any other. What it reads joins the
 frame's tiles where it lies apart from them, and takes the place of tiles read unsure that it
 lies on when it reads surely itself (a box packed half a tile off along a line reads its two
-neighbours' halves). Read unsure, it never lies on a face-down tile (a box on a back's seam
-or shadow); read surely, a face-down tile under it is that tile (its blank half taken for a
-back). A rectangle that does not come out as long as the frame's tiles read surely (or, with
-none, as the others fitted so), or whose face stands apart from nothing beside it, is no tile."""
+neighbours' halves). Read surely, a face-down tile whose centre it holds is that tile (its
+blank half taken for a back); on more backs than one, or read unsure on any, it is a box on
+their edges (a seam, a side wall or a shadow for a divider). A rectangle that does not come out
+as long as the tiles of the frame read surely and its backs (or, with fewer than three, as the
+others fitted so), or whose face stands apart from nothing beside it, is no tile."""
 
 from __future__ import annotations
 
@@ -122,9 +123,11 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     is 0. ``lightness``: see :func:`referee.vision.bars.divider_bars`. The frame is not modified."""
     if config.bar_most <= 0 or found.occluded:
         return found
-    sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
-    # A tile or two read surely may be misread (a shadow and a tile taken for one): their
-    # length is the set's only when bar_known of them agree on it.
+    # The set's tiles are one size, face up or down. A tile or two read surely may be misread
+    # (a shadow and a tile taken for one): their length is the set's only when bar_known of
+    # them, with the backs, give it.
+    sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain] + \
+        [_sides(d.corners)[0] for d in found.face_down]
     length = statistics.median(sure) if len(sure) >= config.bar_known else None
     boxes = _fits(image, divider_bars(image, config, lightness), found, length, config)
     if not boxes:
@@ -140,12 +143,14 @@ def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) 
     """``found`` with the tiles read on divider bars (``again``) put in (see the module's note):
     one lying apart from every tile found (sharing less than ``bar_over`` of the smaller's area)
     joins them; one read surely takes the place of the tiles under it when all of those were
-    read unsure, and of the face-down tiles under it; one read unsure on a face-down tile, or
-    on any tile, is left out. ``found`` itself when nothing changes."""
+    read unsure, and of a face-down tile whose centre it holds (its blank half packed as a
+    back); one on more backs than that, or read unsure on any back or tile, is left out.
+    ``found`` itself when nothing changes."""
     tiles = list(found.tiles)
     for tile in again:
-        if tile.uncertain and any(_over(tile, d, config.bar_over) for d in found.face_down):
-            continue  # a box on a back's edge (its seam or its shadow for a divider) reads no face surely
+        backs = [d for d in found.face_down if _over(tile, d, config.bar_over)]
+        if backs and (tile.uncertain or len(backs) > 1 or not _inside(tile.corners, *backs[0].center)):
+            continue  # a box on backs' edges (a seam, a side wall or a shadow for a divider)
         under = [k for k, t in enumerate(tiles) if _over(tile, t, config.bar_over)]
         if not under:
             tiles.append(tile)
