@@ -41,6 +41,7 @@ def _sides(corners: tuple[tuple[float, float], ...] | np.ndarray) -> tuple[float
 
 
 def _inside(corners: tuple[tuple[float, float], ...] | np.ndarray, x: float, y: float) -> bool:
+    """Whether the point (x, y) lies in the quad ``corners`` (or on its outline)."""
     return cv2.pointPolygonTest(np.asarray(corners, np.float32).reshape(-1, 1, 2), (x, y), False) >= 0
 
 
@@ -61,9 +62,9 @@ def _covered(bar: Bar, found: Detection) -> bool:
 def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | None,
           config: VisionConfig) -> list[Box]:
     """A fitted rectangle across each bar not accounted for (the first ``bar_most`` of them: a
-    wood table's grain may make hundreds), standing ``bar_apart`` from what lies beside it (:func:`_apart`),
-    no two on one place; ``length``: the tile length
-    the frame's sure tiles show (None: none read surely)."""
+    wood table's grain may make hundreds), standing ``bar_apart`` from what lies beside it
+    (:func:`_apart`), no two on one place; ``length``: the tile length the frame's tiles read
+    surely and its backs show (None: too few of them to tell)."""
     boxes: list[Box] = []
     tried = 0
     for bar in bars:
