@@ -167,16 +167,18 @@ def reading(pips: tuple[int, int], x: float, y: float, sure: bool = True) -> Til
     return TileReading(pips, ((x - L / 4, y), (x + L / 4, y)), corners, (x, y), 0.9 if sure else 0.2, not sure)
 
 
-def back(x: float, y: float) -> FaceDown:
-    return FaceDown((x, y), ((x - L / 2, y - W / 2), (x + L / 2, y - W / 2), (x + L / 2, y + W / 2),
-                             (x - L / 2, y + W / 2)))
+def back(x: float, y: float, length: float = L) -> FaceDown:
+    """A face-down tile at (x, y), lying along x, ``length`` by W."""
+    return FaceDown((x, y), ((x - length / 2, y - W / 2), (x + length / 2, y - W / 2), (x + length / 2, y + W / 2),
+                             (x - length / 2, y + W / 2)))
 
 
 def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_there() -> None:
     config = VisionConfig()
     held = reading((1, 2), 100, 100)
     unsure = reading((3, 3), 400, 100, sure=False)
-    found = Detection(900, 600, False, (held, unsure), (back(700, 100),))
+    half = back(700, 100, L / 2)  # a face's blank half packed as a back
+    found = Detection(900, 600, False, (held, unsure), (half,))
     # Apart from everything: in, sure or not.
     apart, apart_unsure = reading((4, 5), 100, 400), reading((0, 6), 400, 400, sure=False)
     assert merge(found, [apart, apart_unsure], config).tiles == (held, unsure, apart, apart_unsure)
@@ -186,14 +188,15 @@ def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_the
     better = reading((3, 4), 400 + L / 2, 100)
     assert merge(found, [better], config).tiles == (held, better)
     assert merge(found, [reading((3, 4), 400 + L / 2, 100, sure=False)], config) is found
-    # On a face-down tile: read surely, it is that tile; unsure, it is the back's edge.
+    # On a part of a tile packed as a back: read surely, it is that tile; unsure, the back's edge.
     blank = reading((0, 0), 700 + L / 4, 100)
     taken = merge(found, [blank], config)
     assert taken.tiles == (held, unsure, blank) and taken.face_down == ()
     assert merge(found, [reading((0, 0), 700 + L / 4, 100, sure=False)], config) is found
-    # Across two backs (their side walls or their seam for a divider), even read surely: never.
+    # On whole backs (their side walls or their seam for a divider), even read surely: never.
     boneyard = Detection(900, 600, False, (), (back(300, 400), back(300, 400 + W)))
     assert merge(boneyard, [reading((2, 1), 300, 400 + W / 2)], config) is boneyard
+    assert merge(boneyard, [reading((2, 1), 300 + L / 4, 400)], config) is boneyard
 
 
 def test_a_tile_read_surely_twice_is_doubted_both_times() -> None:

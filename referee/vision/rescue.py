@@ -6,11 +6,11 @@ a rectangle in the set's proportions is put square across it, fitted to the face
 (:func:`referee.vision.divider.on_divider`) and read like any other. What it reads joins the
 frame's tiles where it lies apart from them, and takes the place of tiles read unsure that it
 lies on when it reads surely itself (a box packed half a tile off along a line reads its two
-neighbours' halves). Read surely, a face-down tile whose centre it holds is that tile (its
-blank half taken for a back); on more backs than one, or read unsure on any, it is a box on
-their edges (a seam, a side wall or a shadow for a divider). A rectangle that does not come out
-as long as the tiles of the frame read surely and its backs (or, with fewer than three, as the
-others fitted so), or whose face stands apart from nothing beside it, is no tile."""
+neighbours' halves). Read surely, a face-down tile under it shorter than a tile is part of it
+(its blank half taken for a back); on a whole back, or read unsure on any, it is a box on
+backs' edges (a seam, a side wall or a shadow for a divider). A rectangle that does not come
+out as long as the frame's tiles read surely (or, with fewer than three, as the others fitted
+so), or whose face stands apart from nothing beside it, is no tile."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | 
     """A fitted rectangle across each bar not accounted for (the first ``bar_most`` of them: a
     wood table's grain may make hundreds), standing ``bar_apart`` from what lies beside it
     (:func:`_apart`), no two on one place; ``length``: the tile length the frame's tiles read
-    surely and its backs show (None: too few of them to tell)."""
+    surely show (None: too few of them to tell)."""
     boxes: list[Box] = []
     tried = 0
     for bar in bars:
@@ -117,6 +117,13 @@ def _over(tile: TileReading, other: TileReading | FaceDown, share: float) -> boo
     return float(common) >= share * min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
 
 
+def _part_of(tile: TileReading, back: FaceDown, size: float) -> bool:
+    """Whether a face-down tile is part of a tile: the tile holds its centre, and it is shorter
+    than the tile by more than ``size`` (a share): a face's blank half packed as a back. A back
+    as long as the tile is a tile of its own."""
+    return _inside(tile.corners, *back.center) and _sides(back.corners)[0] < (1 - size) * _sides(tile.corners)[0]
+
+
 def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
                 lightness: np.ndarray | None = None) -> Detection:
     """The frame's reading ``found`` with the tiles found again from divider bars added (see the
@@ -124,11 +131,10 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     is 0. ``lightness``: see :func:`referee.vision.bars.divider_bars`. The frame is not modified."""
     if config.bar_most <= 0 or found.occluded:
         return found
-    # The set's tiles are one size, face up or down. A tile or two read surely may be misread
-    # (a shadow and a tile taken for one): their length is the set's only when bar_known of
-    # them, with the backs, give it.
-    sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain] + \
-        [_sides(d.corners)[0] for d in found.face_down]
+    # A tile or two read surely may be misread (a shadow and a tile taken for one): their
+    # length is the set's only when bar_known of them agree on it. (Not the backs: packed at a
+    # size the frame got wrong, a row of phantom backs agrees on it.)
+    sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
     length = statistics.median(sure) if len(sure) >= config.bar_known else None
     boxes = _fits(image, divider_bars(image, config, lightness), found, length, config)
     if not boxes:
@@ -144,13 +150,13 @@ def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) 
     """``found`` with the tiles read on divider bars (``again``) put in (see the module's note):
     one lying apart from every tile found (sharing less than ``bar_over`` of the smaller's area)
     joins them; one read surely takes the place of the tiles under it when all of those were
-    read unsure, and of a face-down tile whose centre it holds (its blank half packed as a
-    back); one on more backs than that, or read unsure on any back or tile, is left out.
+    read unsure, and of the face-down tiles under it that are part of it (:func:`_part_of`);
+    one on a whole back, or read unsure on any back or tile, is left out.
     ``found`` itself when nothing changes."""
     tiles = list(found.tiles)
     for tile in again:
         backs = [d for d in found.face_down if _over(tile, d, config.bar_over)]
-        if backs and (tile.uncertain or len(backs) > 1 or not _inside(tile.corners, *backs[0].center)):
+        if backs and (tile.uncertain or not all(_part_of(tile, d, config.bar_size) for d in backs)):
             continue  # a box on backs' edges (a seam, a side wall or a shadow for a divider)
         under = [k for k, t in enumerate(tiles) if _over(tile, t, config.bar_over)]
         if not under:
