@@ -247,3 +247,23 @@ def test_backs_showing_dark_side_walls_make_no_tile() -> None:
         cv2.line(canvas, tuple(int(v) for v in a), tuple(int(v) for v in b), (40, 40, 40), 5)
     walled = canvas.round().astype(np.uint8)
     assert problems(detect(walled), truth) == []
+
+
+def test_the_dark_rim_of_the_table_is_no_divider() -> None:
+    # Rendered hand 9301-005: the felt's edge against the floor is a dark line, broken into bars
+    # as long as a divider. A box across it stands apart from both sides, and read a double
+    # blank, unsure, that the referee took for a tile revealed: it ended the hand. A tile's two
+    # halves are of one colour; that box is half floor.
+    rng = np.random.default_rng(33)
+    image, truth = draw_tiles(rng, 4)
+    h = image.shape[0]
+    canvas = image.astype(np.float32)
+    floor = np.full((h, 140, 3), (60, 70, 75), np.float32) + rng.normal(0, 2.0, (h, 140, 3)).astype(np.float32)
+    assert all(t.center[0] > 140 + L for t in truth)  # the floor takes no tile in
+    canvas[:, :140] = floor
+    for y0 in range(0, h, 70):  # the rim, in pieces
+        cv2.line(canvas, (140, y0), (141, y0 + 50), (15, 15, 15), 2, cv2.LINE_AA)
+    image = np.clip(canvas, 0, 255).round().astype(np.uint8)
+    found = detect(image)
+    assert tile_problems(found, truth) == []
+    assert all(t.center[0] > 140 + W for t in found.tiles)

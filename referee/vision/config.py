@@ -387,8 +387,10 @@ class VisionConfig:
     # bar_size (a share) of the length of the tiles read surely (with none, of the others fitted).
     # The tiles read surely give the length only when there are bar_known of them.
     # Its face stands bar_apart (Lab, hue weighted) from a band beside one of its sides at least
-    # (a patch of a wood table boxed on a streak of its grain stands apart from nothing). It
-    # lies on another tile where they share bar_over of the smaller's area.
+    # (a patch of a wood table boxed on a streak of its grain stands apart from nothing), and its
+    # halves differ in colour by at most bar_halves (as blank_halves: a box across the table's
+    # edge, its dark rim for a divider, is half floor). It lies on another tile where they share
+    # bar_over of the smaller's area.
     bar_most: int = 24
     bar_ink: float = 40.0
     bar_window: float = 0.067
@@ -402,6 +404,7 @@ class VisionConfig:
     bar_over: float = 0.25
     bar_apart: float = 12.0
     bar_known: int = 3
+    bar_halves: float = 45.0
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -453,6 +456,7 @@ class VisionConfig:
             ("bar_over", 0 < self.bar_over <= 1),
             ("bar_apart", self.bar_apart >= 0),
             ("bar_known", self.bar_known >= 1),
+            ("bar_halves", self.bar_halves > 0),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

@@ -25,6 +25,7 @@ import numpy as np
 from referee.vision.bars import Bar, divider_bars
 from referee.vision.config import VisionConfig
 from referee.vision.divider import on_divider
+from referee.vision.read import halves_apart, rectify
 from referee.vision.reading import one_of_each, read_boxes
 from referee.vision.refine import strip
 from referee.vision.segment import HUE
@@ -63,7 +64,9 @@ def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | 
           config: VisionConfig) -> list[Box]:
     """A fitted rectangle across each bar not accounted for (the first ``bar_most`` of them: a
     wood table's grain may make hundreds), standing ``bar_apart`` from what lies beside it
-    (:func:`_apart`), no two on one place; ``length``: the tile length the frame's tiles read
+    (:func:`_apart`), its halves of one colour within ``bar_halves`` (a tile is of one
+    material: a box across the table's edge, its dark rim for a divider, is half floor), no two
+    on one place; ``length``: the tile length the frame's tiles read
     surely show (None: too few of them to tell)."""
     boxes: list[Box] = []
     tried = 0
@@ -77,6 +80,7 @@ def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | 
         box = Box(bar.cx, bar.cy, width * config.aspect, width, bar.angle + 90.0)
         fitted = on_divider(image, box, config, config.bar_reach, whole=True)
         if fitted is None or _apart(image, fitted) < config.bar_apart \
+                or halves_apart(rectify(image, fitted.corners(), config.cell_px)) > config.bar_halves \
                 or any(math.hypot(fitted.cx - b.cx, fitted.cy - b.cy) < 0.5 * b.width for b in boxes):
             continue
         boxes.append(fitted)
