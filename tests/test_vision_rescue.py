@@ -188,6 +188,10 @@ def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_the
     better = reading((3, 4), 400 + L / 2, 100)
     assert merge(found, [better], config).tiles == (held, better)
     assert merge(found, [reading((3, 4), 400 + L / 2, 100, sure=False)], config) is found
+    # Read surely, it clears a box read unsure reaching a little way onto it (a fifth of it).
+    straddling = Detection(900, 600, False, (held, reading((3, 3), 400 + 0.8 * L, 400, sure=False)))
+    clear = reading((5, 5), 400, 400)
+    assert merge(straddling, [clear], config).tiles == (held, clear)
     # On a part of a tile packed as a back: read surely, it is that tile; unsure, the back's edge.
     blank = reading((0, 0), 700 + L / 4, 100)
     taken = merge(found, [blank], config)

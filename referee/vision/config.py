@@ -390,7 +390,7 @@ class VisionConfig:
     # (a patch of a wood table boxed on a streak of its grain stands apart from nothing), and its
     # halves differ in colour by at most bar_halves (as blank_halves: a box across the table's
     # edge, its dark rim for a divider, is half floor). It lies on another tile where they share
-    # bar_over of the smaller's area.
+    # bar_over of the smaller's area (bar_near, for a tile read unsure under one read surely).
     bar_most: int = 24
     bar_ink: float = 40.0
     bar_window: float = 0.067
@@ -402,6 +402,7 @@ class VisionConfig:
     bar_reach: float = 0.1
     bar_size: float = 0.2
     bar_over: float = 0.25
+    bar_near: float = 0.1
     bar_apart: float = 12.0
     bar_known: int = 3
     bar_halves: float = 45.0
@@ -454,6 +455,7 @@ class VisionConfig:
             ("bar_reach", 0 < self.bar_reach < 0.5),
             ("bar_size", 0 < self.bar_size < 1),
             ("bar_over", 0 < self.bar_over <= 1),
+            ("bar_near", 0 < self.bar_near <= 1),
             ("bar_apart", self.bar_apart >= 0),
             ("bar_known", self.bar_known >= 1),
             ("bar_halves", self.bar_halves > 0),

@@ -154,7 +154,8 @@ def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) 
     """``found`` with the tiles read on divider bars (``again``) put in (see the module's note):
     one lying apart from every tile found (sharing less than ``bar_over`` of the smaller's area)
     joins them; one read surely takes the place of the tiles under it when all of those were
-    read unsure, and of the face-down tiles under it that are part of it (:func:`_part_of`);
+    read unsure (those sharing ``bar_near`` of it: a box straddling it and its neighbour reaches
+    a little way onto it), and of the face-down tiles under it that are part of it (:func:`_part_of`);
     one on a whole back, or read unsure on any back or tile, is left out.
     ``found`` itself when nothing changes."""
     tiles = list(found.tiles)
@@ -162,7 +163,10 @@ def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) 
         backs = [d for d in found.face_down if _over(tile, d, config.bar_over)]
         if backs and (tile.uncertain or not all(_part_of(tile, d, config.bar_size) for d in backs)):
             continue  # a box on backs' edges (a seam, a side wall or a shadow for a divider)
-        under = [k for k, t in enumerate(tiles) if _over(tile, t, config.bar_over)]
+        # Read surely on its divider, it clears the boxes read unsure that reach onto it
+        # (straddling it and its neighbour); any tile read surely under it stands.
+        reach = [config.bar_over if tile.uncertain or not t.uncertain else config.bar_near for t in tiles]
+        under = [k for k, t in enumerate(tiles) if _over(tile, t, reach[k])]
         if not under:
             tiles.append(tile)
         elif not tile.uncertain and all(tiles[k].uncertain for k in under):
