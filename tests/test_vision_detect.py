@@ -1142,6 +1142,68 @@ def test_tiles_the_faces_blobs_miss_are_read_on_their_dividers(name: str, least:
     assert score.found == score.matched
 
 
+def other_shots(image: np.ndarray, truth: dict[str, Any]) -> list[tuple[str, np.ndarray, dict[str, Any]]]:
+    """The same table photographed otherwise, with its truth moved to match: the camera turned by
+    37 degrees (the frame grown to hold it all, the new margin the photo's median colour, with a
+    little noise), from twice as far (half the size), and in dimmer, warmer light; each saved as
+    a JPEG, as a camera saves it. Made in memory from ../shared at test time: the photos are
+    never copied into the repository."""
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 37, 1.0)
+    c, s = abs(turn[0, 0]), abs(turn[0, 1])
+    nw, nh = int(h * s + w * c), int(h * c + w * s)
+    turn[0, 2] += nw / 2 - w / 2
+    turn[1, 2] += nh / 2 - h / 2
+    margin = [float(v) for v in np.median(image.reshape(-1, 3), axis=0)]
+    turned = cv2.warpAffine(image, turn, (nw, nh), borderMode=cv2.BORDER_CONSTANT, borderValue=margin)
+    turned = np.clip(turned + np.random.default_rng(1).normal(0, 2, turned.shape), 0, 255).astype(np.uint8)
+    half = np.float64([[0.5, 0, 0], [0, 0.5, 0]])
+    dim = np.clip(((image / 255.0) ** 1.6) * 255 * np.array([0.85, 1.0, 1.1]), 0, 255).astype(np.uint8)
+
+    def moved(m: np.ndarray | None, size: tuple[int, int]) -> dict[str, Any]:
+        out = json.loads(json.dumps(truth))
+        out["width"], out["height"] = size
+        if m is not None:
+            def at(p: list[float]) -> list[float]:
+                x, y = p
+                return [float(m[0, 0] * x + m[0, 1] * y + m[0, 2]), float(m[1, 0] * x + m[1, 1] * y + m[1, 2])]
+            for tile in out["tiles"]:
+                tile["halves"] = [at(p) for p in tile["halves"]]
+                tile["center"] = at(tile["center"])
+        return out
+
+    def saved(shot: np.ndarray) -> np.ndarray:
+        """As a camera saves it: JPEG (quality 85)."""
+        return cv2.imdecode(cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+
+    halved = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return [("turned", saved(turned), moved(turn, (nw, nh))),
+            ("halved", saved(halved), moved(half, (halved.shape[1], halved.shape[0]))),
+            ("dimmed", saved(dim), moved(None, (w, h)))]
+
+
+def test_photos_of_the_same_tables_taken_otherwise_are_read_without_a_silent_mistake() -> None:
+    # What the eight photos show is all the real tables we have: the detector must not be built
+    # for those shots alone. The same tables turned, from twice as far and in dimmer, warmer light
+    # (herzog_2: an L of touching tiles; herzog_5: a column on a table lit unevenly; herzog_8:
+    # fourteen lone tiles): before the tiles were looked for on their dividers, 20 of these 66
+    # tiles were read right, one read wrong without doubt (every tile of the turned photos was
+    # lost: the table's quadratic cannot follow their light up to the plain margin); now 55,
+    # none wrong. The floor is that less about 12%.
+    right, mistakes = 0, []
+    for name in ("herzog_2.jpeg", "herzog_5.jpeg", "herzog_8.jpeg"):
+        path = next((p for p in real_photos() if p.name == name), None)
+        assert path is not None
+        for how, image, truth in other_shots(read_image(path), json.loads(path.with_suffix(".json").read_text())):
+            d = run(image)
+            score = match(d, truth)
+            right += score.right
+            if score.wrong or confident_false(d, truth):
+                mistakes.append(f"{name} {how}: {score.wrong} wrong, {len(confident_false(d, truth))} false, sure")
+    assert mistakes == []
+    assert right >= 48
+
+
 def test_real_photos_without_an_arm_are_not_occluded() -> None:
     # herzog_5 (four touching tiles running off the frame) came back occluded while the floor's
     # blobs could win the face colour: its tiles' blob from the frame's edge was not packed.

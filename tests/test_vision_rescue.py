@@ -191,6 +191,11 @@ def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_the
     beside = reading((2, 6), 100 + L / 2, 100)
     assert merge(found, [beside], config).tiles == (unsure, beside)
     assert merge(found, [reading((2, 6), 100 + 0.7 * L, 100)], config) is found  # its middle off it
+    # ... nor of the set's size: a box packed too long over the seam between two tiles.
+    long = dataclasses.replace(held, corners=((100 - 0.75 * L, 100 - W / 2), (100 + 0.75 * L, 100 - W / 2),
+                                              (100 + 0.75 * L, 100 + W / 2), (100 - 0.75 * L, 100 + W / 2)))
+    packed = Detection(900, 600, False, (long,))
+    assert merge(packed, [reading((2, 6), 100 + 0.7 * L, 100)], config).tiles == (reading((2, 6), 100 + 0.7 * L, 100),)
     # On a tile read unsure: in its place when read surely, else left out.
     better = reading((3, 4), 400 + L / 2, 100)
     assert merge(found, [better], config).tiles == (held, better)

@@ -151,13 +151,15 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     return merge(found, again, config, bars)
 
 
-def _straddles(held: TileReading, tile: TileReading, bars: Sequence[Bar]) -> bool:
+def _straddles(held: TileReading, tile: TileReading, bars: Sequence[Bar], size: float) -> bool:
     """Whether a tile read earlier (``held``) is a box over a seam beside ``tile``, found on its
-    divider: its middle lies on ``tile``, and no divider bar lies within a quarter of its width
-    of that middle."""
-    width = _sides(held.corners)[1]
-    return _inside(tile.corners, *held.center) \
-        and not any(math.dist((b.cx, b.cy), held.center) < 0.25 * width for b in bars)
+    divider: no divider bar lies within a quarter of its width of its middle, and that middle
+    lies on ``tile``, or its length is more than ``size`` (a share) off ``tile``'s (a box
+    packed too long reaches over the tiles either side of a seam)."""
+    length, width = _sides(held.corners)
+    if any(math.dist((b.cx, b.cy), held.center) < 0.25 * width for b in bars):
+        return False
+    return _inside(tile.corners, *held.center) or abs(length / _sides(tile.corners)[0] - 1) > size
 
 
 def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig,
@@ -176,14 +178,16 @@ def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig,
         if backs and (tile.uncertain or not all(_part_of(tile, d, config.bar_size) for d in backs)):
             continue  # a box on backs' edges (a seam, a side wall or a shadow for a divider)
         # Read surely on its divider, it clears the boxes read unsure that reach onto it
-        # (straddling it and its neighbour), and those read surely whose middle lies on it and
-        # shows no divider: two tiles never lie one on the other, and of the two, that one is
-        # the box straddling a seam. Any other tile read surely under it stands.
+        # (straddling it and its neighbour), and those read surely that show no divider at their
+        # middle and lie with it on it, or are not of its size: two tiles never lie one on the
+        # other, and of the two, that one is the box straddling a seam. Any other tile read
+        # surely under it stands.
         reach = [config.bar_over if tile.uncertain or not t.uncertain else config.bar_near for t in tiles]
         under = [k for k, t in enumerate(tiles) if _over(tile, t, reach[k])]
         if not under:
             tiles.append(tile)
-        elif not tile.uncertain and all(tiles[k].uncertain or _straddles(tiles[k], tile, bars) for k in under):
+        elif not tile.uncertain and all(tiles[k].uncertain or _straddles(tiles[k], tile, bars, config.bar_size)
+                                        for k in under):
             tiles = [t for k, t in enumerate(tiles) if k not in under] + [tile]
     if len(tiles) == len(found.tiles) and all(a is b for a, b in zip(tiles, found.tiles, strict=True)):
         return found
