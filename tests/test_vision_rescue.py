@@ -26,7 +26,6 @@ from test_vision_detect import (
 )
 
 from referee.vision import Detection, FaceDown, TileReading, VisionConfig, detect
-from referee.vision.bars import Bar
 from referee.vision.rescue import by_dividers, merge
 
 
@@ -183,19 +182,11 @@ def test_what_is_read_on_a_bar_goes_in_only_where_it_is_surer_than_what_lies_the
     # Apart from everything: in, sure or not.
     apart, apart_unsure = reading((4, 5), 100, 400), reading((0, 6), 400, 400, sure=False)
     assert merge(found, [apart, apart_unsure], config).tiles == (held, unsure, apart, apart_unsure)
-    # On a tile read surely, its divider showing at its middle: never (even read surely, half a
-    # tile along it).
-    divider = Bar(100, 100, 0.75 * W, 3, 90)
-    assert merge(found, [reading((2, 6), 100 + L / 2, 100)], config, [divider]) is found
-    # ... showing none there, its middle on the new tile: it is a box over a seam beside it.
-    beside = reading((2, 6), 100 + L / 2, 100)
-    assert merge(found, [beside], config).tiles == (unsure, beside)
-    assert merge(found, [reading((2, 6), 100 + 0.7 * L, 100)], config) is found  # its middle off it
-    # ... nor of the set's size: a box packed too long over the seam between two tiles.
-    long = dataclasses.replace(held, corners=((100 - 0.75 * L, 100 - W / 2), (100 + 0.75 * L, 100 - W / 2),
-                                              (100 + 0.75 * L, 100 + W / 2), (100 - 0.75 * L, 100 + W / 2)))
-    packed = Detection(900, 600, False, (long,))
-    assert merge(packed, [reading((2, 6), 100 + 0.7 * L, 100)], config).tiles == (reading((2, 6), 100 + 0.7 * L, 100),)
+    # On a tile read surely: never (even read surely, half a tile along it, or its middle on it:
+    # which of two sure readings straddles a seam cannot be told from a divider the renderer
+    # draws too faint to find).
+    assert merge(found, [reading((2, 6), 100 + L / 2, 100)], config) is found
+    assert merge(found, [reading((2, 6), 100 + 0.3 * L, 100)], config) is found
     # On a tile read unsure: in its place when read surely, else left out.
     better = reading((3, 4), 400 + L / 2, 100)
     assert merge(found, [better], config).tiles == (held, better)

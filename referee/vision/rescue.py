@@ -140,36 +140,22 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     # size the frame got wrong, a row of phantom backs agrees on it.)
     sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
     length = statistics.median(sure) if len(sure) >= config.bar_known else None
-    bars = divider_bars(image, config, lightness)
-    boxes = _fits(image, bars, found, length, config)
+    boxes = _fits(image, divider_bars(image, config, lightness), found, length, config)
     if not boxes:
         return found
     h, w = image.shape[:2]
     # Read beside the frame's other tiles: the pip contrast is the frame's, not one tile's.
     context = [t.corners for t in found.tiles] + [d.corners for d in found.face_down]
     again = read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False, context=context).tiles
-    return merge(found, again, config, bars)
+    return merge(found, again, config)
 
 
-def _straddles(held: TileReading, tile: TileReading, bars: Sequence[Bar], size: float) -> bool:
-    """Whether a tile read earlier (``held``) is a box over a seam beside ``tile``, found on its
-    divider: no divider bar lies within a quarter of its width of its middle, and that middle
-    lies on ``tile``, or its length is more than ``size`` (a share) off ``tile``'s (a box
-    packed too long reaches over the tiles either side of a seam)."""
-    length, width = _sides(held.corners)
-    if any(math.dist((b.cx, b.cy), held.center) < 0.25 * width for b in bars):
-        return False
-    return _inside(tile.corners, *held.center) or abs(length / _sides(tile.corners)[0] - 1) > size
-
-
-def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig,
-          bars: Sequence[Bar] = ()) -> Detection:
+def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) -> Detection:
     """``found`` with the tiles read on divider bars (``again``) put in (see the module's note):
     one lying apart from every tile found (sharing less than ``bar_over`` of the smaller's area)
     joins them; one read surely takes the place of the tiles under it when all of those were
     read unsure (those sharing ``bar_near`` of it: a box straddling it and its neighbour reaches
-    a little way onto it) or straddle a seam beside it (:func:`_straddles`, on the frame's
-    ``bars``), and of the face-down tiles under it that are part of it (:func:`_part_of`);
+    a little way onto it), and of the face-down tiles under it that are part of it (:func:`_part_of`);
     one on a whole back, or read unsure on any back or tile, is left out.
     ``found`` itself when nothing changes."""
     tiles = list(found.tiles)
@@ -178,16 +164,12 @@ def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig,
         if backs and (tile.uncertain or not all(_part_of(tile, d, config.bar_size) for d in backs)):
             continue  # a box on backs' edges (a seam, a side wall or a shadow for a divider)
         # Read surely on its divider, it clears the boxes read unsure that reach onto it
-        # (straddling it and its neighbour), and those read surely that show no divider at their
-        # middle and lie with it on it, or are not of its size: two tiles never lie one on the
-        # other, and of the two, that one is the box straddling a seam. Any other tile read
-        # surely under it stands.
+        # (straddling it and its neighbour); any tile read surely under it stands.
         reach = [config.bar_over if tile.uncertain or not t.uncertain else config.bar_near for t in tiles]
         under = [k for k, t in enumerate(tiles) if _over(tile, t, reach[k])]
         if not under:
             tiles.append(tile)
-        elif not tile.uncertain and all(tiles[k].uncertain or _straddles(tiles[k], tile, bars, config.bar_size)
-                                        for k in under):
+        elif not tile.uncertain and all(tiles[k].uncertain for k in under):
             tiles = [t for k, t in enumerate(tiles) if k not in under] + [tile]
     if len(tiles) == len(found.tiles) and all(a is b for a, b in zip(tiles, found.tiles, strict=True)):
         return found
