@@ -105,7 +105,7 @@ def test_a_bar_repr_pastes_back() -> None:
 
 @pytest.mark.parametrize("field", ["bar_ink", "bar_window", "bar_aspect", "bar_fill", "bar_least_px", "bar_share",
                                    "bar_least", "bar_reach", "bar_size", "bar_over", "bar_near", "bar_apart",
-                                   "bar_known", "bar_halves"])
+                                   "bar_known", "bar_halves", "bar_most_known"])
 def test_a_bad_bar_setting_is_an_error_naming_it(field: str) -> None:
     with pytest.raises(ConfigError, match=field):
         VisionConfig(**{field: -1.0})

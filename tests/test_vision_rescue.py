@@ -274,3 +274,29 @@ def test_the_dark_rim_of_the_table_is_no_divider() -> None:
     found = detect(image)
     assert tile_problems(found, truth) == []
     assert all(t.center[0] > 140 + W for t in found.tiles)
+
+
+def test_a_frame_read_surely_tries_few_bars_nearest_a_divider_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sample hand's wood grain made thirty bars a frame; fitting them all slowed the live
+    # referee past its pace. With the tiles read surely giving the size, bar_most_known bars at
+    # most are fitted, those nearest a divider's length first.
+    from referee.vision import rescue
+
+    rng = np.random.default_rng(34)
+    image, truth = draw_tiles(rng, 4)
+    canvas = image.astype(np.float32)
+    for _ in range(60):
+        x, y = rng.uniform(20, SHAPE[1] - 20), rng.uniform(20, SHAPE[0] - 20)
+        if min(math.dist((x, y), t.center) for t in truth) < L:
+            continue
+        half = rng.uniform(10, 40)
+        cv2.line(canvas, (round(x - half), round(y)), (round(x + half), round(y)), (20, 60, 25), 3)
+    image = np.clip(canvas, 0, 255).round().astype(np.uint8)
+    config = VisionConfig()
+    plain = detect(image, config.replace(bar_most=0))
+    assert tile_problems(plain, truth) == []
+    calls: list[int] = []
+    real_fit = rescue.on_divider
+    monkeypatch.setattr(rescue, "on_divider", lambda *a, **k: calls.append(1) or real_fit(*a, **k))
+    assert by_dividers(image, plain, config) is plain
+    assert 0 < len(calls) <= config.bar_most_known

@@ -64,13 +64,15 @@ def divider_bars(image: np.ndarray, config: VisionConfig, lightness: np.ndarray 
 
 def _bars_in(mask: np.ndarray, dark: bool, config: VisionConfig, scale: float) -> list[Bar]:
     """The blobs of a 0/1 mask (work pixels at ``scale``) shaped like a bar, in frame pixels."""
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out: list[Bar] = []
     least = config.bar_least_px * scale
-    for i in range(1, count):
+    # Most blobs (specks of grain and noise) are too small to be bars: passed over at once.
+    big = (np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= least) \
+        & (stats[:, cv2.CC_STAT_AREA] >= least)
+    big[0] = False
+    for i in np.flatnonzero(big):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if max(bw, bh) < least or area < least:
-            continue
         ys, xs = np.nonzero(comp[y:y + bh, x:x + bw] == i)
         pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
         (cx, cy), (a, b), angle = cv2.minAreaRect(pts)

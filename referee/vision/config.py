@@ -385,7 +385,8 @@ class VisionConfig:
     # width is the bar's length), and the bar spans bar_least of that width at least; the face is
     # fitted round a divider within bar_reach of its length from the bar, and must come out within
     # bar_size (a share) of the length of the tiles read surely (with none, of the others fitted).
-    # The tiles read surely give the length only when there are bar_known of them.
+    # The tiles read surely give the length only when there are bar_known of them; then at most
+    # bar_most_known bars are fitted, those nearest a divider's length first.
     # Its face stands bar_apart (Lab, hue weighted) from a band beside one of its sides at least
     # (a patch of a wood table boxed on a streak of its grain stands apart from nothing), and its
     # halves differ in colour by at most bar_halves (as blank_halves: a box across the table's
@@ -405,6 +406,7 @@ class VisionConfig:
     bar_near: float = 0.1
     bar_apart: float = 12.0
     bar_known: int = 3
+    bar_most_known: int = 6
     bar_halves: float = 45.0
 
     def __post_init__(self) -> None:
@@ -458,6 +460,7 @@ class VisionConfig:
             ("bar_near", 0 < self.bar_near <= 1),
             ("bar_apart", self.bar_apart >= 0),
             ("bar_known", self.bar_known >= 1),
+            ("bar_most_known", self.bar_most_known >= 0),
             ("bar_halves", self.bar_halves > 0),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),

@@ -69,12 +69,18 @@ def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | 
     on one place; ``length``: the tile length the frame's tiles read
     surely show (None: too few of them to tell)."""
     boxes: list[Box] = []
-    tried = 0
+    tried, most = 0, config.bar_most
+    if length is not None:
+        # The frame's tiles read surely give the size: the bars nearest a divider's length are
+        # tried first, and a frame read so far needs fewer of them (the sample hand's wood grain
+        # made thirty bars a frame, and fitting them all slowed the live referee past its pace).
+        bars = sorted(bars, key=lambda b: abs(b.length - config.bar_share * length / config.aspect))
+        most = min(most, config.bar_most_known)
     for bar in bars:
         width = bar.length / config.bar_share if length is None else length / config.aspect
         if not config.bar_least * width <= bar.length <= width or _covered(bar, found):
             continue
-        if tried == config.bar_most:
+        if tried == most:
             break
         tried += 1
         box = Box(bar.cx, bar.cy, width * config.aspect, width, bar.angle + 90.0)
