@@ -66,8 +66,8 @@ def _fits(image: np.ndarray, bars: list[Bar], found: Detection, length: float | 
     wood table's grain may make hundreds), standing ``bar_apart`` from what lies beside it
     (:func:`_apart`), its halves of one colour within ``bar_halves`` (a tile is of one
     material: a box across the table's edge, its dark rim for a divider, is half floor), no two
-    on one place; ``length``: the tile length the frame's tiles read
-    surely show (None: too few of them to tell)."""
+    on one place; ``length``: the tile length the frame's tiles read surely show (None: too
+    few of them to tell)."""
     boxes: list[Box] = []
     tried, most = 0, config.bar_most
     if length is not None:
