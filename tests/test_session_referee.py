@@ -1809,6 +1809,31 @@ def test_a_tile_laid_where_an_illegal_one_was_taken_back_is_dated_from_when_it_c
         (Kind.PLAY, "6-2", 1, 6), (Kind.PLAY, "4-3", 0, 8)]
 
 
+def test_a_tile_read_early_where_an_illegal_one_was_taken_back_keeps_its_turn_and_its_draws() -> None:
+    """Rendered hand 9301-000: an illegal tile is taken back and the right one laid in its
+    place, read surely in frames too few to make a state; the next player draws two and lays a
+    tile at the other end, and one state shows both new tiles and the draws. The tile read first
+    came first: it is player 1's, and the draws and the other tile are player 0's. (Dated by
+    the state alone, the place the illegal tile left made the first tile look the later: the
+    players swapped, the fives went to the wrong one, the draws to the wrong hand, and the
+    reveal at the end never added up.)"""
+    ref = Referee(FIVES)
+    assert kinds(ref.observe(state(0, OPEN_63, down=14))) == [Kind.PLAY]
+    (illegal,) = ref.observe(state(2, OPEN_63, tile(4, 1, 480, 300), down=14))
+    assert (illegal.kind, illegal.tile, illegal.player) == (Kind.ILLEGAL, "4-1", 1)
+    both = state(8, OPEN_63, LEFT_26, RIGHT_34, down=12)
+    both = dataclasses.replace(both, tiles=(both.tiles[0], dataclasses.replace(both.tiles[1], first_seen=8),
+                                            dataclasses.replace(both.tiles[2], first_seen=5)))
+    got = ref.observe(both)
+    assert [(e.kind, e.tile, e.player) for e in got] == [
+        (Kind.UNFOLLOWED, None, None), (Kind.PLAY, "4-3", 1), (Kind.PLAY, "6-2", 0)]
+    assert got[0].reason == "several_new_tiles"
+    drawn = ref.observe(dataclasses.replace(both, frame=10, last=11))
+    assert [(e.kind, e.player, e.at) for e in drawn] == [(Kind.DRAW, 0, 2), (Kind.DRAW, 0, 3)]
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [
+        ("play", 0), ("play", 1), ("draw", 0), ("draw", 0), ("play", 0)]
+
+
 def test_a_double_laid_against_the_spinners_side_is_a_mismatch() -> None:
     ref = Referee(FIVES)
     ref.observe(state(1, across(6, 400, 300)))

@@ -127,6 +127,7 @@ class RefereeBase:
         self._present: dict[str, int] = {}  # the last frame of the last state that read each tile
         self._lost_at = -1  # the last state that lost sight of a tile of the line
         self._seen: list[tuple[tuple[float, float], int]] = []  # places that showed a tile, and since when
+        self._first_read: dict[str, int] = {}  # the first frame, stable or not, that read each tile where it lies
         self._unread: dict[int, set[int]] = {}  # a new tile against the line not read: since when -> states
         self._by_hand: list[str] = []  # tiles played by hand, not yet matched to a tile on the table
         self._shown_by_hand: dict[int, list[str]] = {}  # the reveal entered by hand so far, by seat
@@ -201,6 +202,12 @@ class RefereeBase:
         """The place ``p`` lay is empty again: a tile laid there later is dated from then, not
         from when ``p`` first showed (a tile laid where an illegal one was taken back)."""
         self._seen = [(c, f) for c, f in self._seen if math.dist(c, p.centre) >= 0.5 * p.width]
+
+    def _note_places(self, pieces: list[Piece], frame: int) -> None:
+        """Date from ``frame`` each place of ``pieces`` no earlier state showed a tile at."""
+        for p in pieces:
+            if not any(math.dist(c, p.centre) < 0.5 * p.width for c, _ in self._seen):
+                self._seen.append((p.centre, frame))
 
     def _age(self, p: Piece) -> int:
         """The first stable state's frame that showed a tile where ``p`` lies."""

@@ -130,9 +130,14 @@ class Draws(RefereeBase):
             self._emit(events, event)
 
     def _laid_before(self, move: Action, frame: int) -> bool:
-        """Whether ``move`` is a play whose tile was on the table before ``frame``."""
-        seen = self._last_seen.get(str(move.tile)) if move.kind == "play" else None
-        return seen is not None and self._age(seen) < frame
+        """Whether ``move`` is a play whose tile was on the table before ``frame``: shown there
+        by a stable state before it, or read surely there in a frame before it (a tile read in
+        a run too short to be a state, whose state came with the draws: the draws came after)."""
+        name = str(move.tile)
+        seen = self._last_seen.get(name) if move.kind == "play" else None
+        if seen is None:
+            return False
+        return min(self._age(seen), self._first_read.get(name, frame)) < frame
 
     def _draws_seen(self) -> int:
         """The draws of this hand so far."""

@@ -74,6 +74,8 @@ class Plays(Opening):
                 self._retracted.add(name)
                 if (where := self._pending_at.pop(name, None)) is not None:
                     self._forget(where)
+                    # what lies there now came in this state, as a tile laid elsewhere in it did
+                    self._note_places(pieces, state.frame)
         known = [self._last_seen[n] for n in order if n in self._last_seen]
         # A doubtful find over a table tile, or read as a table tile beside where it lies (a box
         # straddling it and its neighbour: tiles are unique), is that tile, not a new one.

@@ -67,6 +67,7 @@ class Referee(Plays, Draws, Shown):
             return events
         decided = {t.name: i for i, t in enumerate(state.tiles) if t.decided}
         self._present.update((name, state.last) for name in decided)
+        self._first_read.update((t.name, t.first_seen) for t in state.tiles if t.decided and t.first_seen is not None)
         table_names = self.on_table()
         # A tile of the line is gone when nothing lies where it was last seen: a box shifted
         # along the run (vision re-boxed it after a play) still covers it, unread.
@@ -76,9 +77,7 @@ class Referee(Plays, Draws, Shown):
             self._lost_at = state.frame
         if len(gone) > 1:
             return events  # several tiles of the line unseen at once: an arm vision missed, not a table
-        for p in pieces:
-            if not any(math.dist(c, p.centre) < 0.5 * p.width for c, _ in self._seen):
-                self._seen.append((p.centre, state.frame))
+        self._note_places(pieces, state.frame)
         misread = self._changed(state, pieces, decided, table_names, events)
         if not counted:
             self._draws(state, events)
@@ -411,6 +410,7 @@ class Referee(Plays, Draws, Shown):
         self._present = {}
         self._lost_at = -1
         self._seen = []
+        self._first_read = {}
         self._unread = {}
         self._by_hand = []
         self._shown_by_hand = {}
