@@ -122,6 +122,27 @@ def test_a_state_needs_stable_frames_agreeing_frames_and_is_dated_by_its_first()
     assert stab.feed(13, det) is None  # the same state is reported once
 
 
+def test_a_tile_the_first_frame_after_an_arm_misses_does_not_hold_the_state_back() -> None:
+    """Rendered hand 9301-007: two tiles on a plank's seam were missed in every first frame
+    after an arm and read in the second; the run broke at the second, and the table's state
+    (the new tile with them) came only with the next arm, three plays late. A tile read before
+    the run began where it lies is no new tile: the state comes with the second frame. A tile
+    never read there before still starts a new run."""
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(OPEN_63, RIGHT_34))
+    assert stab.feed(1, detection(OPEN_63, RIGHT_34)) is not None
+    stab.feed(2, OCCLUDED)
+    assert stab.feed(3, detection(OPEN_63, LEFT_26)) is None  # 4-3 missed
+    got = stab.feed(4, detection(OPEN_63, LEFT_26, RIGHT_34))
+    assert got is not None and (got.frame, got.last) == (3, 4)
+    assert got.names() == {"6-3", "6-2", "4-3"}
+    stab.feed(5, OCCLUDED)
+    assert stab.feed(6, detection(OPEN_63, RIGHT_34)) is None
+    assert stab.feed(7, detection(OPEN_63, RIGHT_34, LEFT_16)) is None  # new here: a new run
+    got = stab.feed(8, detection(OPEN_63, RIGHT_34, LEFT_16))
+    assert got is not None and (got.frame, got.names()) == (7, {"6-3", "4-3", "6-1"})
+
+
 def test_a_state_is_given_again_when_a_tile_reaches_confirm_votes_sure_readings() -> None:
     stab = Stabiliser(StabiliserConfig(stable_frames=2, confirm_votes=2))
     sure, doubtful = RIGHT_34, dataclasses.replace(RIGHT_34, confidence=0.3, uncertain=True)

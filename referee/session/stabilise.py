@@ -291,7 +291,7 @@ class Stabiliser:
                 near = [k for k in free if not self._tracks[k].firm
                         and math.dist(self._tracks[k].readings[-1].center, t.center) <= reach]
                 best = min(near, key=lambda k: math.dist(self._tracks[k].readings[-1].center, t.center), default=-1)
-                if best < 0:
+                if best < 0 and not self._missed_at_start(t):
                     return None
             free.discard(best)
             pairs.append((i, best))
@@ -305,6 +305,18 @@ class Stabiliser:
             if len(missing) > self.config.miss_share * firm or any(not recent & set(t.frames) for t in missing):
                 return None
         return pairs
+
+    def _missed_at_start(self, t: TileReading) -> bool:
+        """Whether ``t``, read surely where the run has no tile, is one the run's first frames
+        missed: the run is shorter than a state, and a frame before it read the same tile
+        there. Vision loses a tile now and then (a plank's seam running through it), and the
+        first frame after an arm is as likely to miss it as any: that is no new tile, and the
+        state of the table must not wait for the next arm to go."""
+        if len(self._run) >= self.config.stable_frames:
+            return False
+        start = self._run[0][0]
+        return any(f < start and math.dist(c, t.center) <= self.config.match * w
+                   for f, c, w in self._sightings.get(_name(t.pips), []))
 
     def _state(self) -> StableState:
         # A tile counts while it is seen in at least half the run's frames (a doubtful find
