@@ -533,6 +533,22 @@ def test_an_illegal_placement_read_only_just_surely_is_not_called_until_read_mor
     assert (illegal.kind, illegal.tile, illegal.reason) == (Kind.ILLEGAL, "4-3", "mismatch")
 
 
+def test_a_half_against_the_line_read_surely_is_enough_to_call_a_mismatch() -> None:
+    """Rendered hand 9302-002: a black 4-1 laid with its 1 against a 0 end was read twice at
+    0.52, its 4 half in doubt and its 1 half at 0.96; the illegal placement was never called.
+    The 1 against the 0 is what makes it illegal, however the far half reads: it is called. A
+    doubtful half against the line is not enough."""
+    ref = opened()
+    far_doubtful = dataclasses.replace(tile(1, 4, 480, 300), confidence=0.52, half_confidence=(0.96, 0.52))
+    tiles = (StableTile(OPEN_63, True, 2), StableTile(far_doubtful, True, 2, peak=0.52))
+    (illegal,) = ref.observe(StableState(2, 3, 2, SIZE[0], SIZE[1], tiles, 0))
+    assert (illegal.kind, illegal.tile, illegal.reason, illegal.player) == (Kind.ILLEGAL, "4-1", "mismatch", 1)
+    ref = opened()
+    near_doubtful = dataclasses.replace(far_doubtful, half_confidence=(0.52, 0.96))
+    tiles = (StableTile(OPEN_63, True, 2), StableTile(near_doubtful, True, 2, peak=0.52))
+    assert ref.observe(StableState(2, 3, 2, SIZE[0], SIZE[1], tiles, 0)) == []
+
+
 def test_an_opening_read_only_just_surely_waits_until_read_more_surely() -> None:
     # Rendered hand 9302-003: a coloured set's pastel backs read as the double blank at just
     # over vision's bar, and the referee opened the hand with it; every play after was judged

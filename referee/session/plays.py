@@ -17,7 +17,7 @@ from referee.session.base import name_of
 from referee.session.ends import Placement, place
 from referee.session.events import Event, Kind
 from referee.session.opening import Opening
-from referee.session.stabilise import StableState
+from referee.session.stabilise import StableState, StableTile
 
 
 class Plays(Opening):
@@ -377,7 +377,7 @@ class Plays(Opening):
         if reason in ("end_closed", "no_such_end") and not (self._explained(state, name) and self._line_seen(state)):
             return  # where the line stands is not all seen: a tile the referee missed may open that end
         seen = state.tiles[p.index]
-        if seen.votes < self.config.illegal_votes or seen.best < self.config.illegal_confidence:
+        if seen.votes < self.config.illegal_votes or _surety(seen, reason, placement) < self.config.illegal_confidence:
             # An illegal placement read surely only once, or only just surely, may be a misread
             # tile: wait for more.
             return
@@ -471,3 +471,13 @@ class Plays(Opening):
 _MOVES = (Kind.PLAY, Kind.DRAW, Kind.PASS)
 
 
+def _surety(seen: StableTile, reason: str | None, placement: Placement) -> float:
+    """How surely vision read what makes a placement illegal: the tile (its best reading), or,
+    for a half against the line that does not match it, that half where it was read more
+    surely than the tile (a doubtful number on the far half changes nothing of the call)."""
+    halves = seen.reading.half_confidence
+    a, b = seen.reading.pips
+    if reason != "mismatch" or placement.touching is None or halves is None or a == b:
+        return seen.best
+    touching = halves[0] if a == placement.touching else halves[1] if b == placement.touching else 0.0
+    return max(seen.best, touching)
