@@ -118,7 +118,7 @@ def test_a_run_the_frames_length_cannot_cover_is_packed_with_tiles_a_little_smal
     referee lost both tiles in one frame of two, three plays late. Packed again with tiles 5%
     smaller at a time, it holds two tiles where they lie; with ``pack_shrink`` 0 it holds none."""
     mask = np.zeros((300, 400), np.uint8)
-    cv2.fillPoly(mask, [np.array(SEAM_PAIR, np.int32) + np.array([150, 100], np.int32)], 1)
+    cv2.fillPoly(mask, [np.array(SEAM_PAIR, np.int32) + (150, 100)], 1)
     boxes, big = split_blobs(mask, TileSize(44.8), VisionConfig())
     assert len(boxes) == 2 and not big
     for (x, y), box in zip(sorted(SEAM_TILES), sorted(boxes, key=lambda b: b.cx), strict=True):
