@@ -100,30 +100,3 @@ def test_a_tilted_frames_near_run_is_packed_with_near_tiles() -> None:
         assert box.cx == pytest.approx(500 + i * near, abs=0.15 * near)
         assert box.length == pytest.approx(near, rel=0.1)
     assert len(boxes) == 13
-
-
-# The face mask of two touching tiles, 41 px long, on a plank's seam in rendered hand 9301-007
-# (frame 85; the outline kept to 0.7 px): the second lies a few pixels off the first's axis,
-# and a pip bites a notch out of the first beside the joint. The frame's length field, fitted
-# from a few lone tiles (their shadows make them look long), says 44.8 there.
-SEAM_PAIR = [[79, 0], [76, 0], [65, 7], [59, 9], [46, 17], [44, 17], [40, 22], [38, 20], [36, 20], [2, 37],
-             [0, 40], [4, 46], [8, 55], [11, 56], [13, 54], [17, 53], [32, 45], [29, 42], [29, 40], [32, 37],
-             [33, 38], [35, 36], [39, 35], [41, 33], [44, 33], [46, 31], [50, 36], [53, 36], [61, 31], [65, 30],
-             [68, 27], [73, 26], [75, 24], [86, 19], [89, 16], [83, 7], [83, 5]]
-SEAM_TILES = [(24.8, 38.4), (66.1, 18.5)]  # where the two tiles' centres are
-
-
-def test_a_run_the_frames_length_cannot_cover_is_packed_with_tiles_a_little_smaller() -> None:
-    """No rectangle of the field's length fits along the crooked pair: it was left out, and the
-    referee lost both tiles in one frame of two, three plays late. Packed again with tiles 5%
-    smaller at a time, it holds two tiles where they lie; with ``pack_shrink`` 0 it holds none."""
-    mask = np.zeros((300, 400), np.uint8)
-    cv2.fillPoly(mask, [np.array(SEAM_PAIR, np.int32) + (150, 100)], 1)
-    boxes, big = split_blobs(mask, TileSize(44.8), VisionConfig())
-    assert len(boxes) == 2 and not big
-    for (x, y), box in zip(sorted(SEAM_TILES), sorted(boxes, key=lambda b: b.cx), strict=True):
-        assert box.cx - 150 == pytest.approx(x, abs=6) and box.cy - 100 == pytest.approx(y, abs=6)
-        assert 0.85 * 44.8 <= box.length < 44.8
-    none, _ = split_blobs(mask, TileSize(44.8), VisionConfig(pack_shrink=0))
-    assert none == []
-

@@ -73,14 +73,6 @@ class Draws(RefereeBase):
         drawn = min(len(missing) - len(appeared), floor - len(here))
         if self._tentative is None and drawn > 0 and len(here) < len(self._boneyard_at):
             self._tentative = (missing, state.frame, self.hand.move_count(), drawn, 0)
-        elif self._tentative is not None and self._tentative[1] == state.frame and self._down_counts:
-            # The same run grown by frames, more places emptied: the same player drew again
-            # (nothing face up changed in between), as many more as the count fell since.
-            places, frame, index, before, waited = self._tentative
-            more = [p for p in missing if p not in places]
-            extra = min(len(more) - len(appeared), self._down_counts[-1] - len(here))
-            if extra > 0:
-                self._tentative = ([*places, *more], frame, index, before + extra, waited)
         self._down_counts = [*self._down_counts, len(here)][-window:]
 
     def _missed_backs(self, here: list[tuple[float, float]], reach: float) -> None:

@@ -323,10 +323,6 @@ class VisionConfig:
     # narrower than the frame's tiles (the tile size varies across a tilted frame), by at most
     # this factor (1 turns this off; a wider blob holds the tiles' merged shadows and sides).
     local_size: float = 1.25
-    # A blob of touching tiles no packing covers is packed again with tiles smaller by 5% at a
-    # time, down to pack_shrink of the size (0 turns this off): the largest that cover it stand.
-    # The length fitted across a tilted frame from a few lone tiles may be off where a run lies.
-    pack_shrink: float = 0.8
     # The tile length is fitted across the frame (a tilted camera sees the far tiles smaller)
     # when at least size_tiles tiles lie alone, and held within size_margin of their lengths;
     # with fewer it is the same everywhere.
@@ -542,7 +538,6 @@ class VisionConfig:
             ("pack_lock", 0.5 <= self.pack_lock <= 1),
             ("pack_slide", 0 < self.pack_slide < 1),
             ("local_size", self.local_size >= 1),
-            ("pack_shrink", 0 <= self.pack_shrink < 1),
             ("size_tiles", self.size_tiles >= 3),
             ("size_margin", 0 <= self.size_margin < 1),
             ("size_check", self.size_check >= 0),

@@ -290,16 +290,7 @@ def _tiles_in(blob: np.ndarray, length: float, config: VisionConfig) -> list[Box
         return [box]
     width = length / config.aspect
     local = _line_width(blob, width, config.local_size)
-    packed = _pack(blob, local * config.aspect, local, config)
-    # Where the frame's tile size is off (a tilted frame's length fitted from few lone tiles, a
-    # blob's width swollen by its shadow), tiles a little smaller may cover it: the largest of
-    # them that do, in steps of 5%.
-    steps = 1
-    while not packed and 1 - 0.05 * steps >= config.pack_shrink - 1e-9 > 0:
-        smaller = (1 - 0.05 * steps) * local
-        packed = _pack(blob, smaller * config.aspect, smaller, config)
-        steps += 1
-    return packed
+    return _pack(blob, local * config.aspect, local, config)
 
 
 def _one_tile(blob: np.ndarray, length: float, config: VisionConfig, fill: float = 0.0) -> Box | None:
