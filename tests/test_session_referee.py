@@ -2091,7 +2091,7 @@ def test_a_tile_read_only_after_later_plays_is_said_and_marked_inferred() -> Non
     # showed: before the 4-3, so the turns since went by without it. It is still the play, but
     # its player and points are the rules' best account: marked inferred, and said.
     ref = opened()
-    straddle = tile(6, 3, 325, 300, uncertain=True)  # a box over the opener and the 2-6
+    straddle = tile(6, 3, 335, 300, uncertain=True)  # a box over the 2-6 and a fifth of the opener
     assert ref.observe(state(3, OPEN_63, straddle)) == []
     got = ref.observe(state(10, OPEN_63, straddle, RIGHT_34))
     assert [(e.kind, e.tile, e.frame, e.inferred) for e in got] == [(Kind.PLAY, "4-3", 10, None)]
@@ -2121,10 +2121,25 @@ def test_tiles_read_together_go_in_the_order_they_came_though_one_lies_beyond_an
     assert line(ref) == ["5-2", "2-6", "6-3", "3-4"]
 
 
+def test_a_doubtful_box_read_as_its_neighbour_a_length_beyond_it_is_a_new_tile() -> None:
+    """Rendered hand 9301-004: player 0's 5-1, laid against the 3-1 at an end, was read
+    doubtfully as 1-3, 0.99 of a length from the 3-1: taken for the 3-1 seen twice, it was
+    ignored, and player 1's tile at the other end went to player 0, its 10 points with it. A box
+    straddling a tile lies less than ``doubled`` (0.9) of a length from it; one a whole length
+    along is a new tile: the referee waits until it reads it, then plays both in turn."""
+    ref = opened()
+    assert [(e.tile, e.player) for e in ref.observe(state(2, OPEN_63, RIGHT_34))] == [("4-3", 1)]
+    unread = tile(3, 4, 558, 300, uncertain=True)  # the 4-5 beyond the 3-4, read doubtfully as 3-4
+    assert ref.observe(state(4, OPEN_63, RIGHT_34, unread)) == []
+    assert ref.observe(state(6, OPEN_63, RIGHT_34, unread, LEFT_26)) == []
+    got = ref.observe(state(8, OPEN_63, RIGHT_34, tile(4, 5, 558, 300), LEFT_26))
+    assert [(e.tile, e.player) for e in got if e.kind is Kind.PLAY] == [("5-4", 0), ("6-2", 1)]
+
+
 def test_a_play_undone_does_not_make_a_later_tile_late() -> None:
     # An undone play no longer stands: a tile dated before it is not late for it.
     ref = opened()
-    straddle = tile(6, 3, 325, 300, uncertain=True)  # a box over the opener and the 2-6
+    straddle = tile(6, 3, 335, 300, uncertain=True)  # a box over the 2-6 and a fifth of the opener
     assert ref.observe(state(3, OPEN_63, straddle)) == []
     assert kinds(ref.observe(state(10, OPEN_63, straddle, RIGHT_34))) == [Kind.PLAY]
     assert kinds(ref.undo(11)) == [Kind.UNDO]

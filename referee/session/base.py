@@ -42,7 +42,12 @@ class RefereeConfig:
     ``slide``: a box found now, lying the same way as a tile of the line, is that tile while its
     centre lies less than this many tile lengths along the tile from where it was last seen (and
     less than a quarter width across): vision re-boxed a run of touching tiles part of a tile
-    along (a tile laid at the end lies a whole length along); ``unread_states``: stable
+    along (a tile laid at the end lies a whole length along); ``doubled``: a doubtful box read
+    as a tile of the line, its centre less than this many tile lengths from where that tile
+    lies, is that tile seen twice (a box straddling it and its neighbour), not a new tile (a
+    new tile laid against it lies a whole length from it; at a length, a rendered 5-1 read
+    doubtfully as the 3-1 it was laid against was taken for it, and the next player's tile
+    went to the wrong player); ``unread_states``: stable
     states a new tile against the line may stay unreadable before the referee says it cannot
     read it (the first state after a play often shows it blurred or half boxed); ``lone_back``:
     at the hand's end, a back with no other within this many tile widths lies apart from the
@@ -58,6 +63,7 @@ class RefereeConfig:
     facing: float = 0.2
     covered: float = 0.25
     slide: float = 0.35
+    doubled: float = 0.9
     seats: tuple[float, ...] | None = None
     boneyard_states: int = 4
     illegal_votes: int = 2
@@ -69,10 +75,10 @@ class RefereeConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:
             raise ValueError(f"opener must be a seat number from 0, got {self.opener!r}")
-        for name in ("reach", "middle", "facing", "covered", "slide"):
+        for name in ("reach", "middle", "facing", "covered", "slide", "doubled"):
             value = getattr(self, name)
             if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 < value < 1):
-                unit = "tile lengths" if name == "slide" else "tile widths"
+                unit = "tile lengths" if name in ("slide", "doubled") else "tile widths"
                 raise ValueError(f"{name} must be a number between 0 and 1 ({unit}), got {value!r}")
         if self.seats is not None and not all(isinstance(a, (int, float)) for a in self.seats):
             raise ValueError(f"seats must be directions in degrees, got {self.seats!r}")

@@ -183,10 +183,11 @@ class Plays(Opening):
         return left
 
     def _doubled(self, p: Piece, table_names: set[str]) -> bool:
-        """Whether ``p`` reads as a tile already on the table, less than a tile's length from
-        where that tile was last seen."""
+        """Whether ``p`` reads as a tile already on the table, less than ``doubled`` of a tile's
+        length from where that tile was last seen."""
         last = self._last_seen.get(name_of(p.pips))
-        return name_of(p.pips) in table_names and last is not None and math.dist(p.centre, last.centre) < last.length
+        return name_of(p.pips) in table_names and last is not None \
+            and math.dist(p.centre, last.centre) < self.config.doubled * last.length
 
     def _deduce(self, state: StableState, unread: list[Piece], new: list[Piece], found: list[Contact],
                 table_pieces: dict[str, Piece], events: list[Event]) -> bool:
