@@ -300,3 +300,33 @@ def test_a_frame_read_surely_tries_few_bars_nearest_a_divider_first(monkeypatch:
     monkeypatch.setattr(rescue, "on_divider", lambda *a, **k: calls.append(1) or real_fit(*a, **k))
     assert by_dividers(image, plain, config) is plain
     assert 0 < len(calls) <= config.bar_most_known
+
+
+def pieces_at_a_third(truth: list[Drawn]) -> list[FaceDown]:
+    """What a frame read at a third of its tile length leaves of each tile: short boxes taken
+    for backs, one on the face's side and one across its end (herzog_8 in dimmer, warmer light
+    was read at 71 px, its tiles 177 px long: 38 such backs)."""
+    out = []
+    for t in truth:
+        (x0, y0), (x1, y1) = t.halves
+        ux, uy = (x1 - x0) / math.dist(t.halves[0], t.halves[1]), (y1 - y0) / math.dist(t.halves[0], t.halves[1])
+        for along, across in ((0.0, W / 2), (L / 2, 0.0)):
+            cx, cy = t.center[0] + along * ux - across * uy, t.center[1] + along * uy + across * ux
+            length, width = L / 3, W / 3
+            corners = [(cx + a * length / 2 * ux - b * width / 2 * uy, cy + a * length / 2 * uy + b * width / 2 * ux)
+                       for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            out.append(FaceDown((cx, cy), tuple(corners)))  # type: ignore[arg-type]
+    return out
+
+
+def test_backs_far_shorter_than_the_tiles_found_on_dividers_are_no_tiles() -> None:
+    # A frame read at a length it got wrong leaves short boxes taken for backs over and round
+    # the faces. The tiles found on their dividers show the length: the short backs are pieces
+    # of faces and shadows, and go; they no longer keep those tiles out either.
+    image, truth = draw_tiles(np.random.default_rng(20), 6)
+    h, w = image.shape[:2]
+    wrong = Detection(w, h, False, (), tuple(pieces_at_a_third(truth)))
+    found = by_dividers(image, wrong, VisionConfig())
+    assert tile_problems(found, truth) == [] and found.face_down == ()
+    kept = by_dividers(image, wrong, VisionConfig(bar_small=0))
+    assert len(kept.face_down) > 0 and tile_problems(kept, truth) != []

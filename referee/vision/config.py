@@ -392,6 +392,10 @@ class VisionConfig:
     # halves differ in colour by at most bar_halves (as blank_halves: a box across the table's
     # edge, its dark rim for a divider, is half floor). It lies on another tile where they share
     # bar_over of the smaller's area (bar_near, for a tile read unsure under one read surely).
+    # Where tiles found so join the frame and bar_known tiles read surely agree on a length, a
+    # face-down tile or a tile read unsure shorter than that by more than bar_small (a share) is
+    # no tile: the frame was read at a length it got wrong, and its boxes are pieces of faces and
+    # shadows (0 keeps them all).
     bar_most: int = 24
     bar_ink: float = 40.0
     bar_window: float = 0.067
@@ -408,6 +412,7 @@ class VisionConfig:
     bar_known: int = 3
     bar_most_known: int = 6
     bar_halves: float = 45.0
+    bar_small: float = 0.4
 
     def __post_init__(self) -> None:
         checks: list[tuple[str, bool]] = [
@@ -462,6 +467,7 @@ class VisionConfig:
             ("bar_known", self.bar_known >= 1),
             ("bar_most_known", self.bar_most_known >= 0),
             ("bar_halves", self.bar_halves > 0),
+            ("bar_small", 0 <= self.bar_small < 1),
             ("run_reach", 0 <= self.run_reach < 1),
             ("run_stretch", 0 <= self.run_stretch < 0.5),
             ("run_lines", self.run_lines >= 0),

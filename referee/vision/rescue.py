@@ -153,7 +153,31 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     # Read beside the frame's other tiles: the pip contrast is the frame's, not one tile's.
     context = [t.corners for t in found.tiles] + [d.corners for d in found.face_down]
     again = read_boxes(image, boxes, 1.0, config, w, h, shaped=0, fit=False, context=context).tiles
-    return merge(found, again, config)
+    merged = merge(found, again, config)
+    # The tiles found so may show the frame was read at a length it got wrong: its backs and
+    # unsure boxes far shorter than the tiles read surely are pieces of faces and shadows. Left
+    # out, they no longer keep those tiles out either (a tile on backs not part of it is left out).
+    trimmed = _sized(found, _sure_length([*found.tiles, *again], config), config)
+    return merged if trimmed is found else merge(trimmed, again, config)
+
+
+def _sure_length(tiles: Sequence[TileReading], config: VisionConfig) -> float | None:
+    """The length the tiles read surely agree on (their median), when there are bar_known of them."""
+    sure = [_sides(t.corners)[0] for t in tiles if not t.uncertain]
+    return statistics.median(sure) if len(sure) >= config.bar_known else None
+
+
+def _sized(found: Detection, length: float | None, config: VisionConfig) -> Detection:
+    """``found`` without its face-down tiles and unsure tiles shorter than ``length`` by more
+    than ``bar_small`` (``found`` itself when there are none, or no length)."""
+    if length is None or config.bar_small <= 0:
+        return found
+    least = (1 - config.bar_small) * length
+    down = tuple(d for d in found.face_down if _sides(d.corners)[0] >= least)
+    tiles = tuple(t for t in found.tiles if not t.uncertain or _sides(t.corners)[0] >= least)
+    if len(down) == len(found.face_down) and len(tiles) == len(found.tiles):
+        return found
+    return dataclasses.replace(found, tiles=tiles, face_down=down)
 
 
 def merge(found: Detection, again: Sequence[TileReading], config: VisionConfig) -> Detection:
