@@ -1192,7 +1192,7 @@ def test_photos_of_the_same_tables_taken_otherwise_are_read_without_a_silent_mis
     # none wrong. The floor is that less about 10%. One box read surely is still not there:
     # herzog_5 turned packs a 4-0 a third too long across the seam between its 0-3 and 4-6, and
     # the 4-6 found on its divider does not take its place (see rescue.merge).
-    right, wrong, false = 0, [], {}
+    right, wrong, false, backs = 0, [], {}, {}
     for name in ("herzog_2.jpeg", "herzog_5.jpeg", "herzog_8.jpeg"):
         path = next((p for p in real_photos() if p.name == name), None)
         assert path is not None
@@ -1204,9 +1204,15 @@ def test_photos_of_the_same_tables_taken_otherwise_are_read_without_a_silent_mis
                 wrong.append(f"{name} {how}: {score.wrong} read wrong without doubt")
             if sure_false := confident_false(d, truth):
                 false[f"{name} {how}"] = len(sure_false)
+            if d.face_down:
+                backs[f"{name} {how}"] = len(d.face_down)
     assert wrong == []
     assert false == {"herzog_5.jpeg turned": 1}
     assert right >= 47
+    # No photo shows a back. herzog_8 dimmed was read at 71 px, its tiles 177 px long, and the
+    # boxes of that length over and round its faces made 18 backs, until the tiles found on
+    # their dividers showed the length (rescue.bar_small). herzog_5 halved keeps 2.
+    assert sum(backs.values()) <= 2, backs
 
 
 def test_real_photos_without_an_arm_are_not_occluded() -> None:
