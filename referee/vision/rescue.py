@@ -10,7 +10,9 @@ neighbours' halves). Read surely, a face-down tile under it shorter than a tile 
 (its blank half taken for a back); on a whole back, or read unsure on any, it is a box on
 backs' edges (a seam, a side wall or a shadow for a divider). A rectangle that does not come
 out as long as the frame's tiles read surely (or, with fewer than three, as the others fitted
-so), or whose face stands apart from nothing beside it, is no tile."""
+so), or whose face stands apart from nothing beside it, is no tile. Where the tiles read surely
+show a length, the frame's backs and unsure boxes far shorter than it are pieces of faces and
+shadows from a frame read at a length it got wrong: they go (``bar_small``)."""
 
 from __future__ import annotations
 
