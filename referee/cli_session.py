@@ -78,6 +78,16 @@ def _inputs(path: str | None) -> dict[int, list[Input]]:
 _EDGE_ANGLES = {"right": 0.0, "bottom": 90.0, "left": 180.0, "top": 270.0}
 
 
+def _json_file(path: str, what: str) -> Any:
+    """A JSON file's contents; a missing or unreadable file or bad JSON is a user error naming it."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise _user_error(f"cannot read {what} {path}: {error.strerror or error}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise _user_error(f"{path}: not valid JSON ({error})") from None
+
+
 def _seats(text: str | None) -> tuple[float, ...] | None:
     """``--seats bottom,top`` or degrees (0 right, 90 down) for each seat in turn."""
     if text is None:
@@ -113,7 +123,9 @@ def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
     rules = rules_from_args(args)
     try:
         phrases = Phrases.load(args.lang)
-        referee_config = RefereeConfig(opener=args.opener, seats=_seats(args.seats))
+        referee_config = RefereeConfig(opener=args.opener, seats=_seats(args.seats)) if not args.referee_config \
+            else RefereeConfig.from_json(_json_file(args.referee_config, "referee config"), args.referee_config,
+                                         opener=args.opener, seats=_seats(args.seats))
         stabiliser = StabiliserConfig(stable_frames=args.stable_frames)
     except ValueError as error:
         raise _user_error(str(error)) from None
@@ -462,6 +474,8 @@ def _common(p: argparse.ArgumentParser, command: str, house: bool = True) -> Non
     p.add_argument("--calibration", metavar="PROFILE", help="calibration profile (referee calibrate)")
     p.add_argument("--config", metavar="FILE", help="vision config file (JSON)")
     p.add_argument("--stable-frames", type=int, default=2, help="agreeing frames a table state needs (default 2)")
+    p.add_argument("--referee-config", metavar="FILE", help="the referee's tolerances (JSON: the fields of "
+                   "referee.session.base.RefereeConfig but opener and seats, e.g. {\"illegal_votes\": 3})")
     p.add_argument("--workers", type=_workers, help="processes detecting frames side by side (default: one per "
                    "core up to 3 from a camera, so a play is announced sooner; 1 from a recording)")
     _serve_options(p)

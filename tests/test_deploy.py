@@ -199,6 +199,7 @@ names = ["Ala", "Olek", "Ewa"]
 language = "en"
 opener = 2
 seats = ["bottom", "left", 90]
+referee_config = "referee.json"
 [table.house_rules]
 hand_size = 5
 max_pips = 9
@@ -222,6 +223,7 @@ db = "/srv/records.sqlite"
     assert known["calibration"] == str(tmp_path / "table.json")
     assert (known["variant"], known["players"], known["opener"]) == ("draw", 3, 2)
     assert known["names"] == "Ala,Olek,Ewa" and known["lang"] == "en" and known["seats"] == "bottom,left,90"
+    assert known["referee_config"] == str(tmp_path / "referee.json")
     assert (known["hand_size"], known["max_pips"], known["blocked_scoring"]) == (5, 9, "fewest_tiles")
     assert known["draw_when_able"] is True and known["spinner"] is False
     assert known["log"] == "/srv/events.sqlite"

@@ -49,6 +49,38 @@ def test_replay_announces_in_the_tables_language() -> None:
     assert "Player 2: fifteen!" in english.stdout
 
 
+def test_the_referees_tolerances_come_from_a_file(tmp_path: Path) -> None:
+    # How far apart two halves may lie and still touch (reach, in tile widths) is the table's
+    # to tune (--referee-config, or referee_config in the settings). Far tighter than the
+    # rendered sample's gaps, the tiles laid against the line no longer touch it: fewer plays
+    # are followed, and none is made up.
+    tight = tmp_path / "referee.json"
+    tight.write_text(json.dumps({"reach": 0.05}))
+    usual_run = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1")
+    tight_run = referee("replay", SAMPLE, "--from-json", "--json", "--opener", "1", "--referee-config", tight)
+    ok(usual_run)
+    ok(tight_run)
+    usual = [e["tile"] for e in _lines(usual_run.stdout) if e["event"] == "play"]
+    seen = [e["tile"] for e in _lines(tight_run.stdout) if e["event"] == "play"]
+    assert len(usual) == 13 and 0 < len(seen) < len(usual)
+    assert set(seen) < set(usual)
+
+
+@pytest.mark.parametrize(("content", "needle"), [
+    ('{"illegal_votes": 0}', "illegal_votes"),
+    ('{"doubled": 1.5}', "doubled"),
+    ('{"opener": 1}', "'opener'"),
+    ('{"slack": 1}', "'slack'"),
+    ('[1, 2]', "JSON object"),
+    ('{"illegal_votes": ', "not valid JSON"),
+])
+def test_a_bad_referee_config_is_named_in_one_line(tmp_path: Path, content: str, needle: str) -> None:
+    path = tmp_path / "referee.json"
+    path.write_text(content)
+    line = one_error_line(referee("replay", SAMPLE, "--from-json", "--referee-config", path))
+    assert str(path) in line and needle in line
+
+
 def test_a_blocked_hand_is_called_and_scored() -> None:
     result = referee("replay", BLOCKED, "--from-json", "--json", "--variant", "draw", "--opener", "1")
     ok(result)
@@ -217,6 +249,7 @@ def test_demo_runs_the_sample_hand_through_the_whole_pipeline() -> None:
     (["replay", str(SAMPLE), "--opener", "5"], "--opener"),
     (["replay", str(SAMPLE), "--seats", "bottom,nowhere"], "nowhere"),
     (["replay", str(SAMPLE), "--workers", "0"], "--workers"),
+    (["replay", str(SAMPLE), "--referee-config", "/nonexistent/referee.json"], "/nonexistent/referee.json"),
 ])
 def test_user_errors_are_one_line(args: list[str], needle: str) -> None:
     assert needle in one_error_line(referee(*args))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from referee.layout.geometry import Piece
 from referee.rules import Hand, IllegalAction, Play, Rules, Tile
@@ -71,6 +72,22 @@ class RefereeConfig:
     unread_states: int = 3
     lone_back: float = 4.0
     plain_opening: int = 2
+
+    @classmethod
+    def from_json(cls, data: object, where: str, **given: Any) -> RefereeConfig:
+        """A config from a JSON object of the referee's tolerances (any field but ``opener`` and
+        ``seats``, which come with ``given``; missing ones keep their defaults). A bad key or
+        value raises ValueError naming ``where`` and the key."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{where}: expected a JSON object of the referee's tolerances")
+        allowed = [f.name for f in dataclasses.fields(cls) if f.name not in ("opener", "seats")]
+        for key in data:
+            if key not in allowed:
+                raise ValueError(f"{where}: unknown setting {key!r} (it takes: {', '.join(allowed)})")
+        try:
+            return cls(**{**data, **given})
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from None
 
     def __post_init__(self) -> None:
         if not isinstance(self.opener, int) or self.opener < 0:

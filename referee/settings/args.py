@@ -29,6 +29,8 @@ def settings_to_args(settings: Settings) -> list[str]:
         args += ["--names", ",".join(table.names)]
     if table.seats:
         args += ["--seats", ",".join(table.seats)]
+    if table.referee_config:
+        args += ["--referee-config", table.referee_config]
     for name in ("hand_size", "target", "max_pips", "keep_in_boneyard", "draw_count", "first_player"):
         value = getattr(house, name)
         if value is not None:

@@ -211,7 +211,7 @@ FIELDS: dict[str, dict[str, Convert]] = {
                "calibration": _path, "vision_config": _path, "workers": _workers},
     "table": {"variant": _choice(tuple(v.value for v in Variant)), "players": _whole(2, 10), "names": _names,
               "language": _choice(LANGUAGES), "opener": _whole(0, 9), "seats": _seats,
-              "width_mm": _number(200, 5000)},
+              "width_mm": _number(200, 5000), "referee_config": _path},
     "table.house_rules": {"hand_size": _optional_whole(1, 50), "target": _optional_whole(1, 10_000),
                           "max_pips": _set((6, 9, 12)),
                           "draw_when_able": _boolean, "keep_in_boneyard": _optional_whole(0, 100),

@@ -53,7 +53,8 @@ class HouseRules:
 @dataclasses.dataclass(frozen=True)
 class TableSettings:
     """The game at the table. ``names`` and ``seats`` have one entry per player when given;
-    ``width_mm`` is the width of the play area the camera must cover (for ``referee doctor``)."""
+    ``width_mm`` is the width of the play area the camera must cover (for ``referee doctor``);
+    ``referee_config``: a JSON file of the referee's tolerances (``--referee-config``)."""
 
     variant: str = "fives"
     players: int = 2
@@ -62,6 +63,7 @@ class TableSettings:
     opener: int = 0
     seats: tuple[str, ...] = ()
     width_mm: float = 1000.0
+    referee_config: str | None = None
     house_rules: HouseRules = dataclasses.field(default_factory=HouseRules)
 
 
