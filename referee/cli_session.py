@@ -123,9 +123,12 @@ def _session(args: argparse.Namespace, live: bool, people: People) -> Session:
     rules = rules_from_args(args)
     try:
         phrases = Phrases.load(args.lang)
-        referee_config = RefereeConfig(opener=args.opener, seats=_seats(args.seats)) if not args.referee_config \
-            else RefereeConfig.from_json(_json_file(args.referee_config, "referee config"), args.referee_config,
-                                         opener=args.opener, seats=_seats(args.seats))
+        seats = _seats(args.seats)
+        if args.referee_config:  # the table's own tolerances
+            tolerances = _json_file(args.referee_config, "referee config")
+            referee_config = RefereeConfig.from_json(tolerances, args.referee_config, opener=args.opener, seats=seats)
+        else:
+            referee_config = RefereeConfig(opener=args.opener, seats=seats)
         stabiliser = StabiliserConfig(stable_frames=args.stable_frames)
     except ValueError as error:
         raise _user_error(str(error)) from None
