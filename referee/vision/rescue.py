@@ -146,9 +146,7 @@ def by_dividers(image: np.ndarray, found: Detection, config: VisionConfig,
     # A tile or two read surely may be misread (a shadow and a tile taken for one): their
     # length is the set's only when bar_known of them agree on it. (Not the backs: packed at a
     # size the frame got wrong, a row of phantom backs agrees on it.)
-    sure = [_sides(t.corners)[0] for t in found.tiles if not t.uncertain]
-    length = statistics.median(sure) if len(sure) >= config.bar_known else None
-    boxes = _fits(image, divider_bars(image, config, lightness), found, length, config)
+    boxes = _fits(image, divider_bars(image, config, lightness), found, _sure_length(found.tiles, config), config)
     if not boxes:
         return found
     h, w = image.shape[:2]
