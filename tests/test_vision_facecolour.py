@@ -86,6 +86,28 @@ def test_a_double_across_a_line_gives_the_tile_length_too() -> None:
     assert arms_length(fg, config) == pytest.approx(W * config.aspect, rel=0.05)
 
 
+@pytest.mark.parametrize("gap", [W * 5 // 4, 2 * W])
+def test_a_line_turning_back_on_itself_gives_the_tile_length_not_the_loops(gap: int) -> None:
+    # A line of play turns twice and runs back beside itself, its end touching its start (a
+    # double across the line there), a strip of table ``gap`` wide between: the strip is a hole
+    # in the faces' blob, wider than any pip. Filled as face, the arms read as one wide arm.
+    fg = np.zeros(SHAPE, np.uint8)
+    x0, y0 = 120, 150
+    cv2.rectangle(fg, (x0, y0), (x0 + 4 * L - 1, y0 + W - 1), 1, -1)  # the line out
+    back = y0 + W + gap
+    cv2.rectangle(fg, (x0, back), (x0 + 4 * L - 1, back + W - 1), 1, -1)  # ... and back
+    cv2.rectangle(fg, (x0 + 4 * L, y0), (x0 + 4 * L + W - 1, back + W - 1), 1, -1)  # the turn
+    cv2.rectangle(fg, (x0 - W, y0), (x0 - 1, back + W - 1), 1, -1)  # the double closing it
+    rng = np.random.default_rng(9300 + gap)
+    for _ in range(40):  # pips, on the faces only
+        x, y = int(rng.integers(x0 + 8, x0 + 4 * L - 8)), int(rng.choice([y0, back]) + rng.integers(8, W - 8))
+        cv2.circle(fg, (x, y), 4, 0, -1)
+    config = VisionConfig()
+    assert arms_length(fg, config) == pytest.approx(W * config.aspect, rel=0.1)
+    # Filling every hole (arm_hole 0) reads the loop as one wide arm: the test sees the difference.
+    assert arms_length(fg, VisionConfig(arm_hole=0.0)) != pytest.approx(W * config.aspect, rel=0.1)
+
+
 def test_face_colour_never_modifies_its_inputs() -> None:
     lab, fg = chain(np.random.default_rng(9200), ragged=2)
     light = np.ones(SHAPE, np.float32)

@@ -352,6 +352,9 @@ class VisionConfig:
     arm_smooth: float = 0.4
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
+    # ... its holes filled as face when narrower than arm_hole of its usual thickness (pips, the
+    # divider); a wider hole is table that a line turning back on itself closes round (0: all).
+    arm_hole: float = 1.0
     # Where tiles may lie, when the face colour is chosen: the table's largest region, less the
     # foreground from the frame's edge; foreground narrower than seam_px work pixels (a wood
     # table's seams between planks, which part the table into strips and join the tiles they
@@ -553,6 +556,7 @@ class VisionConfig:
             ("arm_even", 0 <= self.arm_even <= 1),
             ("arm_smooth", 0 <= self.arm_smooth < 1),
             ("arm_solid", 0 <= self.arm_solid <= 1),
+            ("arm_hole", self.arm_hole >= 0),
             ("seam_px", self.seam_px >= 1),
         ]
         for name, ok in checks:

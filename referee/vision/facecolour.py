@@ -233,6 +233,35 @@ def _on_table(fg: np.ndarray, seam: int) -> np.ndarray:
     return table
 
 
+def _pips_filled(blob: np.ndarray, share: float) -> np.ndarray:
+    """``blob`` (0/1) with the holes a face holds filled: pips and the divider, each narrower
+    than ``share`` of the blob's own usual thickness (twice the median height of its distance
+    ridge, pips not filled: lower than a face's width, as they bite into it). A wider hole is
+    table that a line of play closes round as it turns back on itself (a loop filled as face
+    read the arms two and a half tiles wide, and the frame's 28 tiles were lost); 0 fills all."""
+    contours, hierarchy = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    solid = blob.copy()
+    cv2.drawContours(solid, [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0], -1, 1, cv2.FILLED)
+    if share <= 0:
+        return solid
+    holes = solid & (1 - blob)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    if count < 2:
+        return solid
+    dist, ridge = _ridge(blob)
+    if not ridge.any():
+        return solid
+    widest = share * 2.0 * float(np.median(dist[ridge]))
+    inner = cv2.distanceTransform(cv2.copyMakeBorder(holes, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                                  cv2.DIST_L2, 5)[1:-1, 1:-1]
+    for i in range(1, count):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        part = comp[y:y + bh, x:x + bw] == i
+        if 2.0 * float(inner[y:y + bh, x:x + bw][part].max()) > widest:
+            solid[y:y + bh, x:x + bw][part] = 0
+    return solid
+
+
 def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: VisionConfig, shape: tuple[int, ...],
                origin: tuple[int, int], table: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     """The largest blob of tile-wide arms holding pips (every tile touching another, in a chain
@@ -250,9 +279,7 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
             blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
             if 2 * int(np.count_nonzero(blob & table[y:y + bh, x:x + bw])) < area or not _has_hole(blob):
                 continue
-            solid = blob.copy()
-            cv2.drawContours(solid, cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
-                             -1, 1, cv2.FILLED)
+            solid = _pips_filled(blob, config.arm_hole)
             # Faces are mostly face: their pips and dividers are small holes (a ring of pips
             # round a face of another class is not an arm).
             if area < config.arm_solid * float(solid.sum()):
