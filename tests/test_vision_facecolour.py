@@ -108,6 +108,20 @@ def test_a_line_turning_back_on_itself_gives_the_tile_length_not_the_loops(gap: 
     assert arms_length(fg, VisionConfig(arm_hole=0.0)) != pytest.approx(W * config.aspect, rel=0.1)
 
 
+def test_pips_run_together_into_holes_as_long_as_a_face_is_wide_are_still_face() -> None:
+    # Large pips seen close, run together with the divider: holes across most of each face's
+    # width, and their pips' rims biting into its edges, so the blob's own ridge stands low.
+    fg = np.zeros(SHAPE, np.uint8)
+    x0, y0 = 150, 200
+    cv2.rectangle(fg, (x0, y0), (x0 + 3 * L - 1, y0 + W - 1), 1, -1)
+    for t in range(3):
+        cx = x0 + t * L
+        cv2.rectangle(fg, (cx + L // 2 - 4, y0 + 6), (cx + L // 2 + 4, y0 + W - 7), 0, -1)  # divider and pips
+        cv2.circle(fg, (cx + L // 4, y0 + 4), 7, 0, -1)  # rims at the edge
+    config = VisionConfig()
+    assert arms_length(fg, config) == pytest.approx(W * config.aspect, rel=0.1)
+
+
 def test_face_colour_never_modifies_its_inputs() -> None:
     lab, fg = chain(np.random.default_rng(9200), ragged=2)
     light = np.ones(SHAPE, np.float32)

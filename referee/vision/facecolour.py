@@ -4,6 +4,8 @@ touching tiles holding pips), on the table and off the frame's edge."""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -233,33 +235,34 @@ def _on_table(fg: np.ndarray, seam: int) -> np.ndarray:
     return table
 
 
-def _pips_filled(blob: np.ndarray, share: float) -> np.ndarray:
-    """``blob`` (0/1) with the holes a face holds filled: pips and the divider, each narrower
-    than ``share`` of the blob's own usual thickness (twice the median height of its distance
-    ridge, pips not filled: lower than a face's width, as they bite into it). A wider hole is
-    table that a line of play closes round as it turns back on itself (a loop filled as face
-    read the arms two and a half tiles wide, and the frame's 28 tiles were lost); 0 fills all."""
+def _pips_filled(blob: np.ndarray, share: float, ridge_share: float) -> tuple[np.ndarray, np.ndarray]:
+    """``blob`` (0/1) with every hole filled, and with only the holes a face holds filled: pips
+    and the divider, none longer than ``share`` of twice the blob's own thickness (twice the
+    usual height of its distance ridge where it stands at least ``ridge_share`` of its highest,
+    pips not filled: a face's width or less, as they bite into it), so within one tile. A longer
+    hole is table that a line of play closes round as it turns back on itself (a loop filled as
+    face read the arms two and a half tiles wide, and the frame's 28 tiles were lost); ``share``
+    0 fills all."""
     contours, hierarchy = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     solid = blob.copy()
     cv2.drawContours(solid, [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0], -1, 1, cv2.FILLED)
     if share <= 0:
-        return solid
-    holes = solid & (1 - blob)
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-    if count < 2:
-        return solid
+        return solid, solid
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(solid & (1 - blob), connectivity=4)
     dist, ridge = _ridge(blob)
-    if not ridge.any():
-        return solid
-    widest = share * 2.0 * float(np.median(dist[ridge]))
-    inner = cv2.distanceTransform(cv2.copyMakeBorder(holes, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
-                                  cv2.DIST_L2, 5)[1:-1, 1:-1]
+    high = ridge & (dist >= ridge_share * float(dist.max()))
+    if count < 2 or not high.any():
+        return solid, solid
+    faces = solid.copy()
+    longest = share * 4.0 * float(np.percentile(dist[high], 70))
     for i in range(1, count):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if math.hypot(bw, bh) <= longest:  # no rectangle round it is longer than its box's diagonal
+            continue
         part = comp[y:y + bh, x:x + bw] == i
-        if 2.0 * float(inner[y:y + bh, x:x + bw][part].max()) > widest:
-            solid[y:y + bh, x:x + bw][part] = 0
-    return solid
+        if max(cv2.minAreaRect(cv2.findNonZero(part.view(np.uint8)))[1]) > longest:
+            faces[y:y + bh, x:x + bw][part] = 0
+    return solid, faces
 
 
 def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: VisionConfig, shape: tuple[int, ...],
@@ -279,10 +282,10 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
             blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
             if 2 * int(np.count_nonzero(blob & table[y:y + bh, x:x + bw])) < area or not _has_hole(blob):
                 continue
-            solid = _pips_filled(blob, config.arm_hole)
+            whole, solid = _pips_filled(blob, config.arm_hole, config.arm_ridge)
             # Faces are mostly face: their pips and dividers are small holes (a ring of pips
             # round a face of another class is not an arm).
-            if area < config.arm_solid * float(solid.sum()):
+            if area < config.arm_solid * float(whole.sum()):
                 continue
             dist, ridge = _ridge(solid)
             if not ridge.any():
