@@ -360,8 +360,9 @@ class VisionConfig:
     arm_smooth: float = 0.4
     # ... and is mostly face: its holes (pips, divider) leave at least this share of its outline filled.
     arm_solid: float = 0.5
-    # ... its holes filled as face when narrower than arm_hole of its usual thickness (pips, the
-    # divider); a wider hole is table that a line turning back on itself closes round (0: all).
+    # ... its holes filled as face when no longer than arm_hole of twice its usual thickness
+    # (pips, the divider: within one tile); a longer hole is table that a line turning back on
+    # itself closes round (0: all).
     arm_hole: float = 1.0
     # Where tiles may lie, when the face colour is chosen: the table's largest region, less the
     # foreground from the frame's edge; foreground narrower than seam_px work pixels (a wood
