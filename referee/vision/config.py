@@ -69,14 +69,6 @@ class VisionConfig:
     # least pip_ring of the ring round them face, are taken for pips. pip_ring 0 turns it off.
     pip_least: float = 0.05
     pip_ring: float = 0.2
-    # Faces the colour of the table are seen by the ring of foreground round them (sides, bevel,
-    # shadow): a region such rings close off, of ring_area tile areas, filling ring_fill of its
-    # least rectangle, ring_aspect times as long as wide, holding ring_face of face mask, is a
-    # face (rings.py). ring_face 0 turns this off.
-    ring_area: tuple[float, float] = (0.4, 1.4)
-    ring_fill: float = 0.75
-    ring_aspect: tuple[float, float] = (1.4, 2.8)
-    ring_face: float = 0.1
     rim_tint: float = 3.0
     rim_least: float = 0.25
     rim_most: float = 1.3
@@ -446,10 +438,6 @@ class VisionConfig:
             ("shadow_chroma", self.shadow_chroma > 0),
             ("pip_area", 0 < self.pip_area < 0.1),
             ("pip_rim", 0 <= self.pip_rim < 0.2),
-            ("ring_area", 0 < self.ring_area[0] < self.ring_area[1]),
-            ("ring_fill", 0 <= self.ring_fill <= 1),
-            ("ring_aspect", 1 <= self.ring_aspect[0] < self.ring_aspect[1]),
-            ("ring_face", 0 <= self.ring_face <= 1),
             ("pip_least", 0 < self.pip_least < 0.2),
             ("pip_ring", 0 <= self.pip_ring <= 1),
             ("rim_tint", self.rim_tint > 0),
@@ -598,11 +586,10 @@ class VisionConfig:
             if key not in fields:
                 raise ConfigError(f"{where}: unknown setting {key!r}")
             default = getattr(cls(), key)
-            if isinstance(default, tuple):
+            if key == "tile_mm":
                 if not (isinstance(value, list) and len(value) == 2
                         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
-                    wanted = "[length, width] in mm" if key == "tile_mm" else "[least, most]"
-                    raise ConfigError(f"{where}: {key}: expected {wanted}")
+                    raise ConfigError(f"{where}: {key}: expected [length, width] in mm")
                 value = (float(value[0]), float(value[1]))
             elif key == "tile_px" and value is None:
                 pass

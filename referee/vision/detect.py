@@ -20,7 +20,6 @@ from referee.vision.profile import Profile
 from referee.vision.reading import read_boxes
 from referee.vision.refine import refine
 from referee.vision.rescue import by_dividers
-from referee.vision.rings import ringed_faces
 from referee.vision.segment import (
     Colour,
     face_mask,
@@ -290,7 +289,6 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     mask = (face_mask(lab, light, face, tcol, config, u, face_distance) | pip_rims(u, face, tcol, length, config)) \
         & loose
     mask |= pip_spots(mask, loose, u, face, length, config)
-    mask |= ringed_faces(mask, loose, length, config)
     mask = _fill_holes(mask, length * length / config.aspect / 2)
     k = max(3, round(config.open_share * length)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
