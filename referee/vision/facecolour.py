@@ -235,24 +235,31 @@ def _on_table(fg: np.ndarray, seam: int) -> np.ndarray:
     return table
 
 
-def _pips_filled(blob: np.ndarray, share: float, ridge_share: float) -> tuple[np.ndarray, np.ndarray]:
-    """``blob`` (0/1) with every hole filled, and with only the holes a face holds filled: pips
-    and the divider, none longer than ``share`` of twice the blob's own thickness (twice the
+def _filled(blob: np.ndarray) -> np.ndarray:
+    """``blob`` (0/1) with every hole filled."""
+    contours, hierarchy = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    solid = blob.copy()
+    cv2.drawContours(solid, [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0], -1, 1, cv2.FILLED)
+    return solid
+
+
+def _pips_filled(blob: np.ndarray, solid: np.ndarray, share: float, ridge_share: float) -> np.ndarray:
+    """``blob`` (0/1) with only the holes a face holds filled (``solid``: every hole filled):
+    pips and the divider, none longer than ``share`` of twice the blob's own thickness (twice the
     usual height of its distance ridge where it stands at least ``ridge_share`` of its highest,
     pips not filled: a face's width or less, as they bite into it), so within one tile. A longer
     hole is table that a line of play closes round as it turns back on itself (a loop filled as
     face read the arms two and a half tiles wide, and the frame's 28 tiles were lost); ``share``
     0 fills all."""
-    contours, hierarchy = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    solid = blob.copy()
-    cv2.drawContours(solid, [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0], -1, 1, cv2.FILLED)
     if share <= 0:
-        return solid, solid
+        return solid
     count, comp, stats, _ = cv2.connectedComponentsWithStats(solid & (1 - blob), connectivity=4)
+    if count < 2:
+        return solid
     dist, ridge = _ridge(blob)
     high = ridge & (dist >= ridge_share * float(dist.max()))
-    if count < 2 or not high.any():
-        return solid, solid
+    if not high.any():
+        return solid
     faces = solid.copy()
     longest = share * 4.0 * float(np.percentile(dist[high], 70))
     for i in range(1, count):
@@ -262,7 +269,7 @@ def _pips_filled(blob: np.ndarray, share: float, ridge_share: float) -> tuple[np
         part = comp[y:y + bh, x:x + bw] == i
         if max(cv2.minAreaRect(cv2.findNonZero(part.view(np.uint8)))[1]) > longest:
             faces[y:y + bh, x:x + bw][part] = 0
-    return solid, faces
+    return faces
 
 
 def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: VisionConfig, shape: tuple[int, ...],
@@ -282,11 +289,12 @@ def _chain_arms(labelled: list[tuple[int, np.ndarray, np.ndarray]], config: Visi
             blob = (comp[y:y + bh, x:x + bw] == i).astype(np.uint8)
             if 2 * int(np.count_nonzero(blob & table[y:y + bh, x:x + bw])) < area or not _has_hole(blob):
                 continue
-            whole, solid = _pips_filled(blob, config.arm_hole, config.arm_ridge)
+            whole = _filled(blob)
             # Faces are mostly face: their pips and dividers are small holes (a ring of pips
             # round a face of another class is not an arm).
             if area < config.arm_solid * float(whole.sum()):
                 continue
+            solid = _pips_filled(blob, whole, config.arm_hole, config.arm_ridge)
             dist, ridge = _ridge(solid)
             if not ridge.any():
                 continue
