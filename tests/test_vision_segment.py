@@ -9,7 +9,7 @@ import pytest
 
 from referee.vision.config import VisionConfig
 from referee.vision.facecolour import _closed_blobs
-from referee.vision.segment import Colour, pip_rims, pip_spots
+from referee.vision.segment import Colour, glare_gaps, pip_rims, pip_spots
 
 LENGTH = 120.0  # the tile length in the drawn planes' pixels
 PAPER = (180.0, 132.0, 125.0)  # unlit Lab, as measured on a real photo of ivory on white paper
@@ -145,6 +145,98 @@ def test_pip_ring_zero_turns_pip_spots_off() -> None:
     lab, mask, loose, _ = face_with_pips(rng, broken=True)
     assert pip_spots(mask, loose, lab, colour(IVORY, rng), LENGTH, VisionConfig()).any()
     assert not pip_spots(mask, loose, lab, colour(IVORY, rng), LENGTH, VisionConfig(pip_ring=0.0)).any()
+
+
+# Unlit Lab measured on rendered hands 9301-003 and 9301-009, where a streak of glare cut a
+# black tile in two and the tile was lost.
+WOOD = (122.0, 136.0, 151.0)
+FELT = (95.0, 99.0, 146.0)
+BLACK = (20.0, 128.0, 128.0)
+GLARE_EDGE = (114.0, 129.0, 130.0)  # between the black face and the glare: the wood's lightness
+WIDTH = 60  # the tile width in the drawn planes' pixels
+
+
+def streaked_tile(rng: np.random.Generator, table: tuple[float, float, float], streak: tuple[float, float, float],
+                  face: tuple[float, float, float] = BLACK) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A face (120 by 60) on ``table``, a streak of ``streak`` 8 pixels wide across it at a
+    slant, which the face mask leaves out: the planes, the mask, the foreground (the face and
+    the streak) and the streak."""
+    shape = (100, 180)
+    lab = plane(shape, table, rng)
+    tile = np.zeros(shape, bool)
+    tile[20:80, 30:150] = True
+    lab[tile] = np.asarray(face, np.float32)
+    ys, xs = np.mgrid[:shape[0], :shape[1]]
+    band = tile & (np.abs((xs - 90) - 0.5 * (ys - 50)) <= 4)
+    lab[band] = np.asarray(streak, np.float32)
+    return lab, (tile & ~band).astype(np.uint8), tile.astype(np.uint8), band
+
+
+@pytest.mark.parametrize("seed", [12, 13, 14])
+@pytest.mark.parametrize(("table", "streak"), [(WOOD, GLARE_EDGE), (FELT, (150.0, 128.0, 131.0))])
+def test_a_streak_of_glare_across_a_black_face_is_face(seed: int, table: tuple[float, float, float],
+                                                       streak: tuple[float, float, float]) -> None:
+    rng = np.random.default_rng(seed)
+    lab, mask, fg, band = streaked_tile(rng, table, streak)
+    before = (lab.copy(), mask.copy(), fg.copy())
+    out = glare_gaps(mask, fg, lab, colour(BLACK, rng), colour(table, rng), WIDTH, VisionConfig())
+    assert all(np.array_equal(a, b) for a, b in zip((lab, mask, fg), before, strict=True)), "the input was modified"
+    assert out.dtype == np.uint8 and out.shape == mask.shape
+    assert out[band].mean() > 0.95
+    assert not out[fg == 0].any(), "nothing outside the tile"
+    assert not glare_gaps(mask, fg, lab, colour(BLACK, rng), colour(table, rng), WIDTH,
+                          VisionConfig(glare_gap=0.0)).any(), "glare_gap 0 turns it off"
+
+
+def test_backs_lying_close_are_not_joined() -> None:
+    # Two black backs on felt 6 pixels apart: between them lie pixels where back and felt blur
+    # into each other (measured on hand 9301-009's boneyard), a shadow on the felt, and the felt.
+    rng = np.random.default_rng(15)
+    face, felt = colour(BLACK, rng), colour(FELT, rng)
+    for gap in ((66.0, 112.5, 136.5), (70.0, 99.0, 146.0), FELT):
+        lab = plane((100, 200), FELT, rng)
+        mask = np.zeros((100, 200), np.uint8)
+        mask[20:80, 20:80] = mask[20:80, 86:146] = 1
+        lab[mask > 0] = np.asarray(BLACK, np.float32)
+        lab[20:80, 80:86] = np.asarray(gap, np.float32)
+        fg = mask.copy()
+        fg[20:80, 80:86] = 1  # differs from the felt: the test is the colour's, not the foreground's
+        assert not glare_gaps(mask, fg, lab, face, felt, WIDTH, VisionConfig()).any(), gap
+    # The felt itself between them, where it does not differ from the table, is never taken in.
+    lab = plane((100, 200), FELT, rng)
+    lab[20:80, 80:86] = np.asarray((150.0, 128.0, 131.0), np.float32)
+    assert not glare_gaps(mask, mask, lab, face, felt, WIDTH, VisionConfig()).any()
+
+
+def test_a_seam_between_whole_tiles_stays_open() -> None:
+    # Two black tiles end to end on wood, their seam lit grey as a glare's edge is (black tiles
+    # on dark cloth: their bevels passed every colour test). Each side is a whole tile: the seam
+    # is no cut across a face, and stays open; so does a short notch by a speck.
+    rng = np.random.default_rng(17)
+    lab = plane((100, 300), WOOD, rng)
+    mask = np.zeros((100, 300), np.uint8)
+    mask[20:80, 20:140] = mask[20:80, 146:266] = 1
+    lab[mask > 0] = np.asarray(BLACK, np.float32)
+    lab[20:80, 140:146] = np.asarray(GLARE_EDGE, np.float32)
+    mask[85:95, 20:30] = 1  # a speck below the first tile, a grey notch between them
+    lab[80:85, 20:30] = np.asarray(GLARE_EDGE, np.float32)
+    fg = np.zeros_like(mask)
+    fg[15:98, 15:270] = 1
+    assert not glare_gaps(mask, fg, lab, colour(BLACK, rng), colour(WOOD, rng), WIDTH, VisionConfig()).any()
+
+
+def test_a_light_face_takes_in_no_glare_gap() -> None:
+    # On ivory (real photos of ivory on white paper) the closing took in the faces' lit parts
+    # and joined tiles lying side by side: glare there is near the face's own colour anyway.
+    rng = np.random.default_rng(16)
+    lab, mask, fg, _ = streaked_tile(rng, PAPER, (215.0, 124.0, 145.0), face=IVORY)
+    assert not glare_gaps(mask, fg, lab, colour(IVORY, rng), colour(PAPER, rng), WIDTH, VisionConfig()).any()
+
+
+def test_the_glare_settings_are_checked() -> None:
+    for bad in ({"glare_gap": -0.1}, {"glare_gap": 1.0}, {"glare_tint": -1.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            VisionConfig(**bad)
 
 
 def test_a_class_labelled_over_its_own_box_gives_opencvs_labels() -> None:

@@ -24,6 +24,7 @@ from referee.vision.segment import (
     Colour,
     face_mask,
     foreground,
+    glare_gaps,
     pip_rims,
     pip_spots,
     table_colour,
@@ -292,6 +293,7 @@ def _segment(view: _View, u: np.ndarray, face: Colour, config: VisionConfig, kno
     mask = _fill_holes(mask, length * length / config.aspect / 2)
     k = max(3, round(config.open_share * length)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask |= glare_gaps(mask, view.fg, u, face, tcol, length / config.aspect, config)
     labels = label(mask)
     size = known or TileSize(length)
     if known is None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from referee.vision.config import VisionConfig
 
-__all__ = ["HUE", "Colour", "face_mask", "foreground", "outline", "pip_rims", "pip_spots", "pixels_at",
+__all__ = ["HUE", "Colour", "face_mask", "foreground", "glare_gaps", "outline", "pip_rims", "pip_spots", "pixels_at",
            "table_colour", "to_lab", "unlit", "window"]
 
 #: How much more a difference in hue counts than one in brightness (shading changes brightness).
@@ -130,10 +130,74 @@ def face_mask(lab: np.ndarray, light: np.ndarray, face: Colour, table: Colour, c
     np.square(da, out=da)
     np.square(db, out=db)
     da += db  # the squared chroma off the table's
-    shadow = (ratio < 0.97) & (ratio >= config.shadow_depth) & (da < config.shadow_chroma ** 2)
+    shadow = _shadow(ratio, da, config)
     facelike = (df < dt) & (df < config.face_reach)
     far = dt > config.table_reach
     return (facelike | (far & ~shadow)).astype(np.uint8)
+
+
+def _shadow(ratio: np.ndarray, chroma2: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """Whether pixels are a shadow on the table: their lightness ``ratio`` to the table's under
+    0.97 and at least ``shadow_depth``, their squared chroma off the table's (``chroma2``)
+    under ``shadow_chroma`` squared."""
+    return (ratio < 0.97) & (ratio >= config.shadow_depth) & (chroma2 < config.shadow_chroma ** 2)
+
+
+def glare_gaps(mask: np.ndarray, fg: np.ndarray, unlit_lab: np.ndarray, face: Colour, table: Colour,
+               width: float, config: VisionConfig) -> np.ndarray:
+    """The gaps (0/1) a streak of glare cuts across a glossy face in ``mask``: between the dark
+    face and the white glare the lightness passes through the table's, and a strip on each side
+    of the streak is likelier table than face. Pixels the mask's closing by a disc of
+    ``glare_gap`` of a tile ``width`` (these pixels) takes in, that differ from the table
+    (``fg``), are no shadow on it, are light as glare is (lighter than the face, and than
+    halfway from it to the table), and are no blend of face and table: further than
+    ``glare_tint`` (Lab units) from every colour between the two. Between tiles lying close
+    (backs in a boneyard) lie their shadows, dark side walls and pixels where face and table
+    blur into each other; table between tiles apart is table. Only on a dark face: on a light
+    one glare is near the face's own colour, and what such a closing took in on real photos was
+    the faces' lit parts, joining tiles lying side by side. Only gaps that cut across a face
+    (:func:`_across_parts`): a face cut in two leaves one piece at least too small to be a
+    tile; the notches beside specks of black tiles on dark cloth passed all the colour tests,
+    and a line beside them was boxed half a tile off. ``glare_gap`` 0 turns this off."""
+    out = np.zeros(mask.shape, np.uint8)
+    k = round(config.glare_gap * width) | 1
+    if config.glare_gap <= 0 or k < 3 or float(face.mean[0]) >= 128:
+        return out
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    where = np.flatnonzero(closed & ~mask.astype(bool) & fg.astype(bool))
+    if not len(where):
+        return out
+    px = unlit_lab.reshape(-1, 3)[where].astype(np.float32)
+    ratio = px[:, 0] / max(float(table.mean[0]), 1.0)
+    chroma2 = np.square(px[:, 1] - table.mean[1]) + np.square(px[:, 2] - table.mean[2])
+    face_l, table_l = float(face.mean[0]), float(table.mean[0])
+    light = px[:, 0] > max(face_l, (face_l + table_l) / 2)
+    # How far each pixel lies from the colours between the face's and the table's.
+    f, t = face.mean.astype(np.float32), table.mean.astype(np.float32)
+    span = t - f
+    along = np.clip((px - f) @ span / max(float(span @ span), 1e-6), 0.0, 1.0)
+    off = np.linalg.norm(px - f - along[:, None] * span, axis=1) > config.glare_tint
+    out.reshape(-1)[where[light & off & ~_shadow(ratio, chroma2, config)]] = 1
+    return _across_parts(out, mask, config.aspect * width * width, width, config.min_area_share)
+
+
+def _across_parts(gaps: np.ndarray, mask: np.ndarray, tile: float, width: float, share: float) -> np.ndarray:
+    """The pieces of ``gaps`` (0/1) that cut across a face: at least half a tile ``width``
+    long, touching a blob of ``mask`` too small to be a tile (under ``share`` of a ``tile``'s
+    area) and large enough to be a part of one (a quarter of it). A gap between blobs each a
+    whole tile is a seam between touching tiles, or a gap between tiles lying close; a notch
+    beside a speck is no cut: left open."""
+    _, comp, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 4, cv2.CV_32S, cv2.CCL_BBDT)
+    area = stats[:, cv2.CC_STAT_AREA]
+    parts = np.flatnonzero((area < share * tile) & (area >= 0.25 * tile))
+    parts = parts[parts > 0]
+    if not len(parts) or not gaps.any():
+        return np.zeros_like(gaps)
+    near = cv2.dilate(np.isin(comp, parts).view(np.uint8), np.ones((3, 3), np.uint8))
+    _, pieces, cuts, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
+    long = np.flatnonzero(np.maximum(cuts[:, cv2.CC_STAT_WIDTH], cuts[:, cv2.CC_STAT_HEIGHT]) >= 0.5 * width)
+    touching = np.intersect1d(np.unique(pieces[(near > 0) & (gaps > 0)]), long[long > 0])
+    return np.isin(pieces, touching).view(np.uint8)
 
 
 def pip_rims(unlit_lab: np.ndarray, face: Colour, table: Colour, length: float, config: VisionConfig) -> np.ndarray:
