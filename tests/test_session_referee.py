@@ -1372,6 +1372,44 @@ def test_a_tile_laid_after_a_player_seemed_to_go_out_is_a_draw_the_camera_missed
     assert outcome is not None and outcome.winner == 1
 
 
+def test_a_tile_on_an_open_end_beside_a_seemingly_last_tile_read_late_is_no_reveal() -> None:
+    """As above, but seat 0's 2-6 is read surely only in the state that also shows seat 1's 4-1
+    on the right end (rendered hand 9303-005): the 2-6 goes in, seat 0 seems out, and the 4-1
+    is no tile of seat 1's reveal: seat 0 drew unseen, and the hand goes on."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    assert ref.observe(state(4, OPEN_63, RIGHT_34, dataclasses.replace(LEFT_26, uncertain=True), down=10)) == []
+    got = ref.observe(state(6, OPEN_63, RIGHT_34, LEFT_26, tile(4, 1, 560, 300), down=10))
+    assert [(e.kind, e.tile, e.player) for e in got] == [(Kind.PLAY, "6-2", 0), (Kind.DRAW, None, 0)]
+    assert not ref.waiting_reveal
+    (play,) = ref.observe(state(8, OPEN_63, RIGHT_34, LEFT_26, tile(4, 1, 560, 300), down=10))
+    assert (play.kind, play.tile, play.player) == (Kind.PLAY, "4-1", 1)
+    assert [(m.kind, m.player) for m in ref.hand.moves] == [
+        ("play", 0), ("play", 1), ("draw", 0), ("play", 0), ("play", 1)]
+
+
+def test_a_missed_draw_goes_before_a_seemingly_last_tile_read_in_a_frame_before_its_state() -> None:
+    """As above, but a frame before its stable state read seat 0's 2-6 surely (``first_seen``
+    3, its state at 4: rendered hands 9301-007 and 9303-008). The draw the 4-1 shows still goes
+    in before the 2-6: a tile read early came before backs that went later, not before a draw
+    the camera never saw (put after the 2-6, the draw was refused, the hand over, and the line's
+    4-1 taken for seat 1's reveal)."""
+    rules = Rules(Variant.DRAW, players=2, hand_size=2, first_player=0)
+    ref = Referee(rules)
+    ref.observe(state(0, OPEN_63, down=10))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=10))
+    laid = state(4, OPEN_63, RIGHT_34, LEFT_26, down=10)
+    early = tuple(dataclasses.replace(t, first_seen=3) if t.reading == LEFT_26 else t for t in laid.tiles)
+    ref.observe(dataclasses.replace(laid, tiles=early))
+    assert ref.waiting_reveal
+    got = ref.observe(state(6, OPEN_63, RIGHT_34, LEFT_26, tile(4, 1, 560, 300), down=10))
+    assert [(e.kind, e.tile, e.player) for e in got] == [(Kind.DRAW, None, 0), (Kind.PLAY, "4-1", 1)]
+    assert [(m.kind, m.player) for m in ref.hand.moves] == [
+        ("play", 0), ("play", 1), ("draw", 0), ("play", 0), ("play", 1)]
+
+
 def test_a_tile_laid_against_a_line_tile_read_doubtfully_then_is_a_draw_the_camera_missed() -> None:
     """As above, but the state that shows seat 1's 4-1 reads the 3-4 it lies against only
     doubtfully: the 3-4 stands where it was last seen, and the 4-1 is laid against it (not a

@@ -90,7 +90,11 @@ class Referee(Plays, Draws, Shown):
         if len(state.tiles) + state.face_down <= self.rules.set_size:
             self._takeback(state, pieces, decided, table_names, events)
         self._plays(state, pieces, {n: i for n, i in decided.items() if i not in misread}, events)
-        if self.waiting_reveal:  # the last tile came late: the reveal may be on the table already
+        if self.waiting_reveal and self._tentative is None and not self._missed_draw(state, pieces, events):
+            # The last tile came late: the reveal may be on the table already; unless a tile of
+            # this state lies on an open end, or backs went in it (rendered hand 9303-005: a
+            # draw missed, a player seemed out, and the next player's last tile on the line was
+            # taken for the reveal). Backs gone are confirmed, or not, by the next state.
             self._reveal(state, pieces, events)
         return events
 
@@ -189,7 +193,10 @@ class Referee(Plays, Draws, Shown):
     def _missed_draw(self, state: StableState, pieces: list[Piece], events: list[Event]) -> bool:
         """A player seemed to lay their last tile, yet a new tile now lies on an open end: they
         held one more, drawn where the camera did not see it. The draw goes in before that last
-        play, and the hand goes on (True); False when no tile says so."""
+        play, and the hand goes on (True); False when no tile says so. Before it even when a
+        frame read that tile before its state did: the draw was never seen, so no frame dates
+        it (put after the play, the draw was refused, the hand over, and the line's new tile
+        taken for a reveal: rendered hands 9301-007 and 9303-008)."""
         outcome = self.hand.outcome()
         if outcome is None or outcome.termination is not Termination.DOMINO or not self.rules.drawing:
             return False
@@ -209,7 +216,7 @@ class Referee(Plays, Draws, Shown):
         if not laid:
             return False
         frame = self._age(self._last_seen[str(last.tile)])
-        self._confirm_draws(1, frame, self.hand.move_count() - 1, events)
+        self._confirm_draws(1, frame, self.hand.move_count() - 1, events, shift=False)
         if self.hand.is_over():
             return False
         self.waiting_reveal = False
