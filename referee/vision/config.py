@@ -69,11 +69,13 @@ class VisionConfig:
     # least pip_ring of the ring round them face, are taken for pips. pip_ring 0 turns it off.
     pip_least: float = 0.05
     pip_ring: float = 0.2
-    # A streak of glare across a glossy face cuts it in two: the strips between the dark face
-    # and the white glare have the table's lightness. Gaps in the face mask narrower than
+    # A streak of glare across a glossy dark face cuts it in two: the strips between the dark
+    # face and the white glare have the table's lightness. Gaps in the face mask narrower than
     # glare_gap of a tile width, of light pixels that differ from the table, are no shadow on
     # it and lie further than glare_tint (Lab units) from every blend of the face's colour and
-    # the table's (where two backs nearly touch), are face. glare_gap 0 turns this off.
+    # the table's (where two backs nearly touch), are face where they cut across a face (half
+    # a tile width long, beside a piece too small to be a tile; segment.glare_gaps).
+    # glare_gap 0 turns this off.
     glare_gap: float = 0.3
     glare_tint: float = 8.0
     rim_tint: float = 3.0
