@@ -237,9 +237,8 @@ def _on_table(fg: np.ndarray, seam: int) -> np.ndarray:
 
 def _filled(blob: np.ndarray) -> np.ndarray:
     """``blob`` (0/1) with every hole filled."""
-    contours, hierarchy = cv2.findContours(blob, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     solid = blob.copy()
-    cv2.drawContours(solid, [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0], -1, 1, cv2.FILLED)
+    cv2.drawContours(solid, cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], -1, 1, cv2.FILLED)
     return solid
 
 

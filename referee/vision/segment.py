@@ -168,9 +168,9 @@ def glare_gaps(mask: np.ndarray, fg: np.ndarray, unlit_lab: np.ndarray, face: Co
     if not len(where):
         return out
     px = unlit_lab.reshape(-1, 3)[where].astype(np.float32)
-    ratio = px[:, 0] / max(float(table.mean[0]), 1.0)
-    chroma2 = np.square(px[:, 1] - table.mean[1]) + np.square(px[:, 2] - table.mean[2])
     face_l, table_l = float(face.mean[0]), float(table.mean[0])
+    ratio = px[:, 0] / max(table_l, 1.0)
+    chroma2 = np.square(px[:, 1] - table.mean[1]) + np.square(px[:, 2] - table.mean[2])
     light = px[:, 0] > max(face_l, (face_l + table_l) / 2)
     # How far each pixel lies from the colours between the face's and the table's.
     f, t = face.mean.astype(np.float32), table.mean.astype(np.float32)
