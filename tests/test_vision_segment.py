@@ -225,6 +225,50 @@ def test_a_seam_between_whole_tiles_stays_open() -> None:
     assert not glare_gaps(mask, fg, lab, colour(BLACK, rng), colour(WOOD, rng), WIDTH, VisionConfig()).any()
 
 
+GLARE_CORE = (185.0, 128.0, 129.0)  # the streak's white middle (hand 9305-001): far from the table
+
+
+def streaked_chain(rng: np.random.Generator, core: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Three black tiles end to end on wood (one blob of the mask, 360 by 60), a streak of glare
+    at a slant across the middle one: its white core (in the mask when ``core``, else left
+    out as the rest of the streak is) between two strips of the table's lightness, which the
+    mask leaves out. The planes, the mask, the foreground and the two strips."""
+    shape = (100, 420)
+    lab = plane(shape, WOOD, rng)
+    tiles = np.zeros(shape, bool)
+    tiles[20:80, 30:390] = True
+    lab[tiles] = np.asarray(BLACK, np.float32)
+    ys, xs = np.mgrid[:shape[0], :shape[1]]
+    across = np.abs((xs - 210) - 0.5 * (ys - 50))
+    middle = tiles & (across <= 3)
+    strips = tiles & (across > 3) & (across <= 7)
+    lab[middle] = np.asarray(GLARE_CORE, np.float32)
+    lab[strips] = np.asarray(GLARE_EDGE, np.float32)
+    mask = tiles & ~strips & (core | ~middle)
+    return lab, mask.astype(np.uint8), tiles.astype(np.uint8), strips
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_a_streak_of_glare_across_a_tile_in_a_chain_is_face(seed: int) -> None:
+    # The streak's white core is far from the table, so in the mask, and joins the pieces the
+    # strips either side of it leave: no piece is too small to be a tile, but the strips run
+    # beside the glare itself, and are filled (hand 9305-001 lost a 6-3 in a line so).
+    rng = np.random.default_rng(seed)
+    lab, mask, fg, strips = streaked_chain(rng, core=True)
+    out = glare_gaps(mask, fg, lab, colour(BLACK, rng), colour(WOOD, rng), WIDTH, VisionConfig())
+    assert out[strips].mean() > 0.95
+    assert not out[fg == 0].any(), "nothing outside the tiles"
+
+
+def test_a_lit_seam_in_a_chain_without_a_core_stays_open() -> None:
+    # The same strips without the white core between them (a seam's lit bevels between whole
+    # tiles): nothing lighter than the table lies beside them, and they stay open.
+    rng = np.random.default_rng(24)
+    lab, mask, fg, _ = streaked_chain(rng, core=False)
+    lab[mask == 0] = np.where(fg[mask == 0, None] > 0, np.asarray(GLARE_EDGE, np.float32), lab[mask == 0])
+    assert not glare_gaps(mask, fg, lab, colour(BLACK, rng), colour(WOOD, rng), WIDTH, VisionConfig()).any()
+
+
 def test_a_light_face_takes_in_no_glare_gap() -> None:
     # On ivory (real photos of ivory on white paper) the closing took in the faces' lit parts
     # and joined tiles lying side by side: glare there is near the face's own colour anyway.

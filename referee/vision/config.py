@@ -74,7 +74,8 @@ class VisionConfig:
     # glare_gap of a tile width, of light pixels that differ from the table, are no shadow on
     # it and lie further than glare_tint (Lab units) from every blend of the face's colour and
     # the table's (where two backs nearly touch), are face where they cut across a face (half
-    # a tile width long, beside a piece too small to be a tile; segment.glare_gaps).
+    # a tile width long, beside a piece too small to be a tile, or beside the streak's white
+    # core lighter than face and table by glare_tint; segment.glare_gaps).
     # glare_gap 0 turns this off.
     glare_gap: float = 0.3
     glare_tint: float = 8.0

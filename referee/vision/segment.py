@@ -158,7 +158,9 @@ def glare_gaps(mask: np.ndarray, fg: np.ndarray, unlit_lab: np.ndarray, face: Co
     the faces' lit parts, joining tiles lying side by side. Only gaps that cut across a face
     (:func:`_across_parts`): a face cut in two leaves one piece at least too small to be a
     tile; the notches beside specks of black tiles on dark cloth passed all the colour tests,
-    and a line beside them was boxed half a tile off. ``glare_gap`` 0 turns this off."""
+    and a line beside them was boxed half a tile off. A streak across a tile in a line leaves
+    no such piece, but its white core runs beside the gaps (lighter than face and table by
+    ``glare_tint``). ``glare_gap`` 0 turns this off."""
     out = np.zeros(mask.shape, np.uint8)
     k = round(config.glare_gap * width) | 1
     if config.glare_gap <= 0 or k < 3 or float(face.mean[0]) >= 128:
@@ -178,26 +180,40 @@ def glare_gaps(mask: np.ndarray, fg: np.ndarray, unlit_lab: np.ndarray, face: Co
     along = np.clip((px - f) @ span / max(float(span @ span), 1e-6), 0.0, 1.0)
     off = np.linalg.norm(px - f - along[:, None] * span, axis=1) > config.glare_tint
     out.reshape(-1)[where[light & off & ~_shadow(ratio, chroma2, config)]] = 1
-    return _across_parts(out, mask, config.aspect * width * width, width, config.min_area_share)
+    return _across_parts(out, mask, unlit_lab[..., 0], max(face_l, table_l) + config.glare_tint,
+                         config.aspect * width * width, width, config.min_area_share)
 
 
-def _across_parts(gaps: np.ndarray, mask: np.ndarray, tile: float, width: float, share: float) -> np.ndarray:
+def _across_parts(gaps: np.ndarray, mask: np.ndarray, lightness: np.ndarray, core: float, tile: float,
+                  width: float, share: float) -> np.ndarray:
     """The pieces of ``gaps`` (0/1) that cut across a face: at least half a tile ``width``
-    long, touching a blob of ``mask`` too small to be a tile (under ``share`` of a ``tile``'s
-    area) and large enough to be a part of one (a quarter of it). A gap between blobs each a
-    whole tile is a seam between touching tiles, or a gap between tiles lying close; a notch
-    beside a speck is no cut: left open."""
+    long, and either touching a blob of ``mask`` too small to be a tile (under ``share`` of a
+    ``tile``'s area) and large enough to be a part of one (a quarter of it), or running beside
+    the streak's own core: a quarter of a ``width`` of mask pixels beside them lighter than
+    ``core`` (``lightness``: the unlit L). A streak across a tile in a line leaves no piece too
+    small, as its core (far from the table, so in the mask) joins the pieces on either side.
+    A gap between blobs each a whole tile is a seam between touching tiles, or a gap between
+    tiles lying close, with only dark faces beside it; a notch beside a speck is no cut: left
+    open."""
     _, comp, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 4, cv2.CV_32S, cv2.CCL_BBDT)
     area = stats[:, cv2.CC_STAT_AREA]
     parts = np.flatnonzero((area < share * tile) & (area >= 0.25 * tile))
     parts = parts[parts > 0]
-    if not len(parts) or not gaps.any():
+    if not gaps.any():
         return np.zeros_like(gaps)
     near = cv2.dilate(np.isin(comp, parts).view(np.uint8), np.ones((3, 3), np.uint8))
     _, pieces, cuts, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
     long = np.flatnonzero(np.maximum(cuts[:, cv2.CC_STAT_WIDTH], cuts[:, cv2.CC_STAT_HEIGHT]) >= 0.5 * width)
-    touching = np.intersect1d(np.unique(pieces[(near > 0) & (gaps > 0)]), long[long > 0])
-    return np.isin(pieces, touching).view(np.uint8)
+    long = long[long > 0]
+    touching = np.intersect1d(np.unique(pieces[(near > 0) & (gaps > 0)]), long)
+    # The mask's pixels lighter than ``core`` beside each piece (a pixel beside two pieces
+    # counts for one of them).
+    glare = ((lightness > core) & (mask > 0)).view(np.uint8)
+    ring = cv2.dilate(gaps, np.ones((3, 3), np.uint8)) & glare
+    owner = cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8))[ring > 0].astype(np.int64)
+    beside = np.bincount(owner, minlength=len(cuts))
+    cored = long[beside[long] >= 0.25 * width]
+    return np.isin(pieces, np.union1d(touching, cored)).view(np.uint8)
 
 
 def pip_rims(unlit_lab: np.ndarray, face: Colour, table: Colour, length: float, config: VisionConfig) -> np.ndarray:
