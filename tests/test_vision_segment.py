@@ -161,15 +161,23 @@ def streaked_tile(rng: np.random.Generator, table: tuple[float, float, float], s
     """A face (120 by 60) on ``table``, a streak of ``streak`` 8 pixels wide across it at a
     slant, which the face mask leaves out: the planes, the mask, the foreground (the face and
     the streak) and the streak."""
-    shape = (100, 180)
-    lab = plane(shape, table, rng)
-    tile = np.zeros(shape, bool)
-    tile[20:80, 30:150] = True
-    lab[tile] = np.asarray(face, np.float32)
-    ys, xs = np.mgrid[:shape[0], :shape[1]]
-    band = tile & (np.abs((xs - 90) - 0.5 * (ys - 50)) <= 4)
+    lab, tile, across = slanted_faces(rng, 180, table, face)
+    band = tile & (across <= 4)
     lab[band] = np.asarray(streak, np.float32)
     return lab, (tile & ~band).astype(np.uint8), tile.astype(np.uint8), band
+
+
+def slanted_faces(rng: np.random.Generator, width: int, table: tuple[float, float, float],
+                  face: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Planes 100 by ``width`` of ``table`` with a band of ``face`` 60 high, 30 pixels in from
+    either end: the planes, the face's pixels, and each pixel's distance across a slanting line
+    through the middle."""
+    lab = plane((100, width), table, rng)
+    tile = np.zeros((100, width), bool)
+    tile[20:80, 30:width - 30] = True
+    lab[tile] = np.asarray(face, np.float32)
+    ys, xs = np.mgrid[:100, :width]
+    return lab, tile, np.abs((xs - width / 2) - 0.5 * (ys - 50))
 
 
 @pytest.mark.parametrize("seed", [12, 13, 14])
@@ -233,13 +241,7 @@ def streaked_chain(rng: np.random.Generator, core: bool) -> tuple[np.ndarray, np
     at a slant across the middle one: its white core (in the mask when ``core``, else left
     out as the rest of the streak is) between two strips of the table's lightness, which the
     mask leaves out. The planes, the mask, the foreground and the two strips."""
-    shape = (100, 420)
-    lab = plane(shape, WOOD, rng)
-    tiles = np.zeros(shape, bool)
-    tiles[20:80, 30:390] = True
-    lab[tiles] = np.asarray(BLACK, np.float32)
-    ys, xs = np.mgrid[:shape[0], :shape[1]]
-    across = np.abs((xs - 210) - 0.5 * (ys - 50))
+    lab, tiles, across = slanted_faces(rng, 420, WOOD, BLACK)
     middle = tiles & (across <= 3)
     strips = tiles & (across > 3) & (across <= 7)
     lab[middle] = np.asarray(GLARE_CORE, np.float32)
