@@ -205,6 +205,8 @@ def _across_parts(gaps: np.ndarray, mask: np.ndarray, lightness: np.ndarray, cor
     _, pieces, cuts, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
     long = np.flatnonzero(np.maximum(cuts[:, cv2.CC_STAT_WIDTH], cuts[:, cv2.CC_STAT_HEIGHT]) >= 0.5 * width)
     long = long[long > 0]
+    if not len(long):
+        return np.zeros_like(gaps)
     touching = np.intersect1d(np.unique(pieces[(near > 0) & (gaps > 0)]), long)
     # The mask's pixels lighter than ``core`` beside each piece (a pixel beside two pieces
     # counts for one of them).
