@@ -195,25 +195,25 @@ def _across_parts(gaps: np.ndarray, mask: np.ndarray, lightness: np.ndarray, cor
     A gap between blobs each a whole tile is a seam between touching tiles, or a gap between
     tiles lying close, with only dark faces beside it; a notch beside a speck is no cut: left
     open."""
-    _, comp, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 4, cv2.CV_32S, cv2.CCL_BBDT)
-    area = stats[:, cv2.CC_STAT_AREA]
-    parts = np.flatnonzero((area < share * tile) & (area >= 0.25 * tile))
-    parts = parts[parts > 0]
     if not gaps.any():
         return np.zeros_like(gaps)
-    near = cv2.dilate(np.isin(comp, parts).view(np.uint8), np.ones((3, 3), np.uint8))
     _, pieces, cuts, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
     long = np.flatnonzero(np.maximum(cuts[:, cv2.CC_STAT_WIDTH], cuts[:, cv2.CC_STAT_HEIGHT]) >= 0.5 * width)
     long = long[long > 0]
     if not len(long):
         return np.zeros_like(gaps)
+    _, comp, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 4, cv2.CV_32S, cv2.CCL_BBDT)
+    area = stats[:, cv2.CC_STAT_AREA]
+    parts = np.flatnonzero((area < share * tile) & (area >= 0.25 * tile))
+    parts = parts[parts > 0]
+    near = cv2.dilate(np.isin(comp, parts).view(np.uint8), np.ones((3, 3), np.uint8))
     touching = np.intersect1d(np.unique(pieces[(near > 0) & (gaps > 0)]), long)
-    # The mask's pixels lighter than ``core`` beside each piece (a pixel beside two pieces
-    # counts for one of them).
-    glare = ((lightness > core) & (mask > 0)).view(np.uint8)
-    ring = cv2.dilate(gaps, np.ones((3, 3), np.uint8)) & glare
-    owner = cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8))[ring > 0].astype(np.int64)
-    beside = np.bincount(owner, minlength=len(cuts))
+    # The mask's pixels beside each piece lighter than ``core`` (a pixel beside two pieces
+    # counts for one of them): each piece's label grown by a pixel, read where the mask is lit.
+    owner = cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)).reshape(-1)
+    around = np.flatnonzero((owner > 0) & (mask.reshape(-1) > 0))
+    lit = around[lightness.reshape(-1)[around] > core]
+    beside = np.bincount(owner[lit].astype(np.int64), minlength=len(cuts))
     cored = long[beside[long] >= 0.25 * width]
     return np.isin(pieces, np.union1d(touching, cored)).view(np.uint8)
 
