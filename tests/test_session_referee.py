@@ -1929,6 +1929,24 @@ def test_an_unread_double_opener_is_pinned_down_by_the_tile_laid_against_it() ->
         (0, "6-6", None, 0, 0, True), (2, "6-2", "left", 1, 0, None)]
 
 
+def test_a_first_hand_opens_on_an_unread_double_seen_with_the_tile_across_it() -> None:
+    """Rendered hand 9306-003: the opening 0-0 and the 6-0 laid against it came into one state,
+    and the 0-0 read doubtfully until the eighth play. A first hand opens on a double, so the
+    double opened and the 6-0 came after it; the referee follows the hand from there, and an
+    illegal tile tried meanwhile is called."""
+    opener = tile(0, 0, 400, 300, 90.0, uncertain=True)
+    first = (opener, tile(0, 6, 460, 300))  # its 0 half against the middle of the double
+    ref = Referee(FIRST_HAND)
+    got = ref.observe(state(0, *first))
+    assert [(e.frame, e.tile, e.player, e.points, e.inferred) for e in got] == [
+        (0, "0-0", 0, 0, True), (0, "6-0", 1, 0, None)]
+    (event,) = ref.observe(state(2, *first, tile(2, 3, 540, 300)))  # its 2 against the 6 end
+    assert (event.kind, event.tile, event.reason) == (Kind.ILLEGAL, "3-2", "mismatch")
+    # Where any tile may open (a hand with a leader), either could have: the referee waits.
+    ref = Referee(FIVES)
+    assert ref.observe(state(0, *first)) == [] and ref.on_table() == []
+
+
 def test_an_unread_opener_no_tile_pins_down_is_waited_for() -> None:
     ref = Referee(FIVES)
     blank_read = tile(0, 0, 400, 300, 90.0, uncertain=True)  # a crossing tile, doubtfully read 0-0

@@ -54,10 +54,11 @@ class Opening(RefereeBase):
     def _open_unread(self, state: StableState, doubtful: list[Piece], new: list[Piece], found: list[Contact],
                      events: list[Event]) -> bool:
         """The opening tile, read by no frame, pinned down by the clear tiles laid against it
-        later: across the middle of its long side, the double of the number they show (vision's
-        doubtful reading that double, or a tile against each side showing it); lengthwise, a
-        clear tile against each of its ends gives both its numbers. Played, marked inferred;
-        False when nothing pins it down, or the oldest tile is not one alone."""
+        later (or, in a hand that opens on a double, with it): across the middle of its long
+        side, the double of the number they show (vision's doubtful reading that double, or a
+        tile against each side showing it); lengthwise, a clear tile against each of its ends
+        gives both its numbers. Played, marked inferred; False when nothing pins it down, or the
+        oldest tile is not one alone."""
         clear = {q.index: q for q in new}
         ages = {u.index: self._age(u) for u in doubtful}
         first = min(ages.values(), default=None)
@@ -66,7 +67,9 @@ class Opening(RefereeBase):
             return False
         u = oldest[0]
         later = {i: q for i, q in clear.items() if self._age(q) > ages[u.index]}
-        crossing = middle_values(u, found, later)
+        # A hand that opens on a double: a tile across the middle of a double seen with it came
+        # after it, as one seen later did.
+        crossing = middle_values(u, found, clear if self.hand.opens_on_double else later)
         ends = [{w for _, w in values_against(u, half, found, later)} for half in (0, 1)]
         if crossing:
             values = {w for _, w in crossing}
