@@ -540,71 +540,9 @@ def test_no_pips_width_is_measured_from_too_few_pips() -> None:
 
 def test_the_glare_settings_are_checked() -> None:
     for bad in ({"glare_disc": 0.5}, {"glare_disc": 4.0}, {"pip_width": 0.5}, {"pip_width": -0.1},
-                {"pip_width_least": 0}, {"glare_lift": -1.0}, {"glare_fill": 0.5},
-                {"glare_pips_px": -1.0}):
+                {"pip_width_least": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             VisionConfig(**bad)  # type: ignore[arg-type]
-
-
-def streaked(face: np.ndarray, through: tuple[float, float], angle: float, share: float) -> np.ndarray:
-    """``face`` (rectified, BGR) under a narrow streak of glare through the point ``through``
-    (pixels) at ``angle`` degrees: blended towards white by up to ``share``, as light reflected
-    off a glossy face lifts it and the pips under it alike."""
-    ys, xs = np.mgrid[0:face.shape[0], 0:face.shape[1]].astype(np.float32)
-    a = math.radians(angle)
-    off = (xs - through[0]) * -math.sin(a) + (ys - through[1]) * math.cos(a)
-    blend = share * np.exp(-0.5 * np.square(off / (0.12 * face.shape[0])))[..., None]
-    lit = face.astype(np.float32) + (255.0 - face.astype(np.float32)) * blend
-    return np.clip(lit + 0.5, 0, 255).astype(np.uint8)
-
-
-def test_a_pip_under_a_streak_of_glare_on_a_light_face_keeps_its_ink() -> None:
-    # Rendered hands 9307-003 and 9306-002: a streak of glare over an ivory tile washed one pip
-    # grey, and its half read unsure through the whole hand (a 5 that might be a 4). Sixteen
-    # drawn faces, each with a streak blending it half way to white through one of its pips.
-    config = dataclasses.replace(VisionConfig(), pip_width=0.18)
-    off = dataclasses.replace(config, glare_lift=0.0)
-    kept, lost, sure = [], [], {"on": 0, "off": 0}
-    for seed in range(16):
-        rng = np.random.default_rng(seed)
-        pips = [t for t in NO_DOUBLE_BLANK if min(t) >= 3][int(rng.integers(9))]
-        face = drawn_face(rng, pips, False, config)
-        clean = gather(face, config)
-        contrast = float(clean.pips.max())
-        # Without glare, a face is read as it is without the correction, to the last digit.
-        assert np.array_equal(clean.peaks, gather(face, off).peaks)
-        x, y, _ = clean.peaks[int(rng.integers(len(clean.peaks)))]
-        lit = streaked(face, (float(x) * config.cell_px, float(y) * config.cell_px), float(rng.uniform(0, 180)), 0.5)
-        typical = float(np.median(clean.peaks[:, 2]))
-        for name, settings, shares in (("on", config, kept), ("off", off, lost)):
-            found = gather(lit, settings)
-            near = np.hypot(found.peaks[:, 0] - x, found.peaks[:, 1] - y) < 0.1
-            shares.append(float(found.peaks[near, 2].max()) / typical if near.any() else 0.0)
-            reading = decide(found, contrast, settings)
-            if name == "on" and reading.confidence >= config.min_confidence:
-                assert reading.pips == pips  # never a sure wrong reading
-            sure[name] += reading.pips == pips and reading.confidence >= config.min_confidence
-    assert max(lost) < 0.35 and min(kept) > 0.4  # the pip, washed out, is a pip again
-    assert sure["off"] <= 2 and sure["on"] >= 10
-
-
-def test_glare_is_taken_out_only_where_the_pips_are_wide_enough_to_tell_from_the_face() -> None:
-    from referee.vision.reading import _glare_resolved
-
-    config = dataclasses.replace(VisionConfig(), pip_width=0.18)
-    big = [Box(100.0, 100.0, 160.0, 80.0, 0.0), Box(300.0, 100.0, 160.0, 80.0, 0.0)]  # pips 14 px wide
-    small = [Box(100.0, 100.0, 50.0, 25.0, 0.0)] * 3  # pips 4.5 px wide: a 1280 frame's tiles
-    assert _glare_resolved(config, big).glare_lift == config.glare_lift
-    assert _glare_resolved(config, small).glare_lift == 0.0
-    assert _glare_resolved(dataclasses.replace(config, pip_width=0.0), small).glare_lift == config.glare_lift
-    assert _glare_resolved(dataclasses.replace(config, glare_pips_px=4.0), small).glare_lift == config.glare_lift
-
-
-def test_a_dark_face_is_left_to_the_glare_disc() -> None:
-    rng = np.random.default_rng(5)
-    config = dataclasses.replace(VisionConfig(), pip_width=0.18)
-    face = streaked(drawn_face(rng, (5, 3), True, config), (32.0, 16.0), 30.0, 0.6)
-    assert np.array_equal(gather(face, config).peaks, gather(face, dataclasses.replace(config, glare_lift=0.0)).peaks)
 
 
 def two_ink_tile(rng: np.random.Generator, pips: tuple[int, int], share: float) -> tuple[np.ndarray, Box]:

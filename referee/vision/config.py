@@ -141,16 +141,6 @@ class VisionConfig:
     # 0: measured in each frame on its tiles read surely, from at least pip_width_least pips
     # (else no disc is used).
     glare_disc: float = 1.4
-    # ... and a light face is first unblended from white where glare lifts it: a dark pip
-    # under a streak is lifted with the face, to near the face's grey. How far: the face's grey
-    # round each pixel (its closing by a disc glare_fill times as wide as the pips, which fills
-    # them) above the face's median grey by more than glare_lift (grey levels: the face's
-    # mottling), of the way from there to white; only where the pips are at least
-    # glare_pips_px full-resolution pixels wide (narrower, blur mixes them into the face round
-    # them). glare_lift 0 turns it off.
-    glare_fill: float = 2.0
-    glare_lift: float = 8.0
-    glare_pips_px: float = 8.0
     pip_width: float = 0.0
     pip_width_least: int = 5
     # Pip evidence: a grid position holds a pip when its contrast exceeds this share of the
@@ -505,9 +495,6 @@ class VisionConfig:
             ("snap_reach", 0 <= self.snap_reach < 0.5),
             ("cell_px", 8 <= self.cell_px <= 128),
             ("glare_disc", self.glare_disc == 0 or 1 <= self.glare_disc <= 3),
-            ("glare_fill", 1 <= self.glare_fill <= 4),
-            ("glare_lift", self.glare_lift >= 0),
-            ("glare_pips_px", self.glare_pips_px >= 0),
             ("pip_width", 0 <= self.pip_width < 0.5),
             ("pip_width_least", self.pip_width_least >= 1),
             ("pip_share", 0 < self.pip_share < 1),

@@ -99,15 +99,12 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
     n = len(faces)
     if n == 0:
         return []
-    stacked = np.concatenate(faces, axis=0)
-    if (fill := _disc(config.glare_fill, config)) >= 3 and config.glare_lift > 0:
-        stacked = _unglare(stacked.reshape(n, c, 2 * c, 3), fill, config.glare_lift).reshape(n * c, 2 * c, 3)
-    lab8 = cv2.cvtColor(stacked, cv2.COLOR_BGR2Lab).reshape(n, c, 2 * c, 3)
+    lab8 = cv2.cvtColor(np.concatenate(faces, axis=0), cv2.COLOR_BGR2Lab).reshape(n, c, 2 * c, 3)
     lab = lab8.astype(np.float32)
     r0, r1, c0, c1 = _inner(c)
     colour = channel_medians_of(lab8[:, r0:r1, c0:c1].reshape(n, -1, 3))
     ink = _ink(lab, colour[:, None, None, :])
-    if (k := _disc(config.glare_disc, config)) >= 3:
+    if (k := _glare_disc(config)) >= 3:
         # What a disc wider than a pip fits into is no pip: a streak of glare, shading.
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         for i in range(n):
@@ -147,36 +144,6 @@ def gather_many(faces: Sequence[np.ndarray], config: VisionConfig) -> list[Evide
     cuts = np.searchsorted(fs, np.arange(n + 1))
     return [Evidence(pips[i], float(divider[i]), float(noise[i]), peaks[cuts[i]:cuts[i + 1]], contrast_map[i],
                      float(line[i])) for i in range(n)]
-
-
-def _unglare(faces: np.ndarray, fill: int, lift: float) -> np.ndarray:
-    """Light faces (BGR uint8, (n, c, 2c, 3)) with glare taken out (a copy): a streak of glare
-    blends the face and the pips under it towards white alike, and a dark pip so blended is
-    near the face's own lightness, its ink lost. The face's grey round each pixel is the closing
-    of the grey by a disc ``fill`` pixels wide (well wider than a pip: the pips, the divider
-    filled in); where that stands above the face's median grey by more than ``lift`` (its
-    mottling), the pixel is unblended by that share of the way from there to white. Inside the
-    face's rim only: a box a little off its tile takes in a lighter table, or the tile's edge
-    catching the light. Only on a light face (median grey 128 and more: its pips are darker
-    than it); a dark face's glare is :func:`gather_many`'s disc's."""
-    c = faces.shape[1]
-    r0, r1, c0, c1 = _inner(c)
-    grey = faces.astype(np.float32).mean(axis=3)
-    level = row_medians(grey[:, r0:r1, c0:c1].reshape(len(faces), -1))
-    out = faces.copy()
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (fill, fill))
-    for i in np.flatnonzero(level >= 128):
-        # Smoothed (a sixth of the disc): the closing's disc-shaped steps, unblended, drew
-        # edges the pips' map took for ink.
-        local = cv2.GaussianBlur(cv2.morphologyEx(grey[i], cv2.MORPH_CLOSE, disc), (0, 0), fill / 6)[r0:r1, c0:c1]
-        base = float(level[i]) + lift
-        share = np.clip((local - base) / max(255.0 - base, 1.0), 0.0, 0.8)
-        if not share.any():
-            continue
-        inside = faces[i, r0:r1, c0:c1].astype(np.float32)
-        unblended = 255.0 - (255.0 - inside) / (1.0 - share[..., None])
-        out[i, r0:r1, c0:c1] = np.clip(unblended + 0.5, 0, 255).astype(np.uint8)
-    return out
 
 
 def _line(profile: np.ndarray, lo: int, hi: int, c: int) -> np.ndarray:
@@ -227,12 +194,11 @@ def halves_apart(face: np.ndarray) -> float:
     return float(_ink(np.asarray(first, np.float64), np.asarray(second, np.float64), HUE))
 
 
-def _disc(times: float, config: VisionConfig) -> int:
-    """The width in pixels (odd) of a disc ``times`` as wide as the pips (0: none, when
-    ``times`` is 0 or the pips' width is not known)."""
-    if times <= 0 or config.pip_width <= 0:
+def _glare_disc(config: VisionConfig) -> int:
+    """The width in pixels (odd) of the disc that takes glare out of a face's ink (0: none)."""
+    if config.glare_disc <= 0 or config.pip_width <= 0:
         return 0
-    return max(3, round(times * config.pip_width * config.cell_px)) | 1
+    return max(3, round(config.glare_disc * config.pip_width * config.cell_px)) | 1
 
 
 def pip_width(faces: Sequence[np.ndarray], evidence: Sequence[Evidence], config: VisionConfig) -> float | None:

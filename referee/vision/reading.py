@@ -146,18 +146,6 @@ def _on(table: np.ndarray, at: np.ndarray) -> bool:
     return 0 <= y < table.shape[0] and 0 <= x < table.shape[1] and bool(table[y, x])
 
 
-def _glare_resolved(config: VisionConfig, fulls: Sequence[Box]) -> VisionConfig:
-    """``config``, with glare on light faces left in (``glare_lift`` 0) when the pips (their
-    width, when known, of the boxes' median width in full-resolution pixels) are narrower than
-    ``glare_pips_px``: blurred into the face round them, a closing no longer tells a lifted
-    face from the pip, and unblending the face's uneven light misread small tiles."""
-    if config.glare_lift <= 0 or config.pip_width <= 0 or not fulls:
-        return config
-    if config.pip_width * float(np.median([f.width for f in fulls])) >= config.glare_pips_px:
-        return config
-    return dataclasses.replace(config, glare_lift=0.0)
-
-
 def _legible(lengths: list[float], min_cell_px: float) -> list[bool]:
     """Whether each tile (its box's length, full-resolution pixels) is large enough to read: its
     halves at least ``min_cell_px`` long. A box drawn longer than the frame's tiles does not make
@@ -267,7 +255,6 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     stand no higher than its own noise)."""
     c = config.cell_px
     fulls = [_full(image, box, scale, config) if fit else box.scaled(1 / scale) for box in boxes]
-    config = _glare_resolved(config, fulls)
     every = [full.corners() for full in fulls]
     rectified = [rectify(image, corners, c) for corners in every]
     others = [rectify(image, np.asarray(q, np.float64), c) for q in context]
@@ -281,7 +268,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
         sure = [k for k, r in enumerate(readings)
                 if r.pips not in (None, (0, 0)) and r.confidence >= config.min_confidence]
         if (width := pip_width([rectified[k] for k in sure], [evidence[k] for k in sure], config)) is not None:
-            config = _glare_resolved(dataclasses.replace(config, pip_width=width), fulls)
+            config = dataclasses.replace(config, pip_width=width)
             evidence = gather_many(rectified, config)
             contrast, few_faces = _contrast(evidence + gather_many(others, config), config)
             readings = [decide(e, contrast, config) for e in evidence]
