@@ -390,7 +390,10 @@ class VisionConfig:
     # Backs packed together (side by side, end to end) stand only where a seam parts them from
     # one at least: a line at their meeting standing back_seam robust deviations of the pixels
     # beside it from them (a shadow strip packed into backs shows none; 0 turns this off).
+    # Backs turned more than back_seam_turn degrees to each other are not packed so: a strip's
+    # rectangles come out straight.
     back_seam: float = 4.0
+    back_seam_turn: float = 5.0
     # Tiles are looked for again on divider bars (referee.vision.bars, .rescue) that no tile read
     # surely holds, nor a face-down tile: at most bar_most of them (0 turns this off). A bar stands
     # bar_ink lightness levels off the mean over a window of bar_window of the frame's longer side,
@@ -467,6 +470,7 @@ class VisionConfig:
             ("shape_fill", 0 < self.shape_fill <= 1),
             ("blank_halves", self.blank_halves >= 0),
             ("back_seam", self.back_seam >= 0),
+            ("back_seam_turn", 0 <= self.back_seam_turn <= 45),
             ("bar_most", self.bar_most >= 0),
             ("bar_ink", self.bar_ink > 0),
             ("bar_window", 0 < self.bar_window < 1),

@@ -297,7 +297,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     blank_faces = at_ends(boxes, sure_faces) if few_faces or backs else set()
     # Backs packed together show the seams between them; a shadow strip packed into backs does not.
     packed_backs = {k for k, r in enumerate(readings) if r.pips is None and boxes[k].packed}
-    no_seam = seamless(image, fulls, packed_backs, config.back_seam) \
+    no_seam = seamless(image, fulls, packed_backs, config.back_seam, config.back_seam_turn) \
         if config.back_seam > 0 and len(packed_backs) > 1 else set()
     tiles: list[TileReading] = []
     down: list[FaceDown] = []

@@ -15,12 +15,12 @@ from referee.vision.split import Box
 __all__ = ["seam_contrast", "seamless"]
 
 
-def _neighbours(a: Box, b: Box) -> tuple[float, float, float] | None:
-    """How ``a`` and ``b`` meet when they lie end to end or side by side (the same way, a side
-    apart): the length of the side they share, and the unit direction square to it, from ``a``
-    towards ``b``; else None."""
+def _neighbours(a: Box, b: Box, most_turn: float) -> tuple[float, float, float] | None:
+    """How ``a`` and ``b`` meet when they lie end to end or side by side (the same way, turned
+    at most ``most_turn`` degrees to each other, a side apart): the length of the side they
+    share, and the unit direction square to it, from ``a`` towards ``b``; else None."""
     turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
-    if turn > 15.0:
+    if turn > most_turn:
         return None
     r = math.radians(a.angle)
     ux, uy = math.cos(r), math.sin(r)
@@ -68,16 +68,18 @@ def seam_contrast(image: np.ndarray, a: Box, b: Box, side: float, towards: tuple
     return step / max(spread, 1.0)
 
 
-def seamless(image: np.ndarray, boxes: list[Box], backs: set[int], least: float) -> set[int]:
+def seamless(image: np.ndarray, boxes: list[Box], backs: set[int], least: float, most_turn: float) -> set[int]:
     """The ``backs`` (indices into ``boxes``, full-resolution packed rectangles read as no face)
     that meet other backs and show a seam (``least`` deviations: :func:`seam_contrast`) to none
-    of them: not tiles."""
+    of them: not tiles. Only backs turned at most ``most_turn`` degrees to each other meet: a
+    strip packed into rectangles comes out straight, and two tiles lying at an angle to each
+    other are two tiles, whatever the wedge of table between them shows."""
     seamed: set[int] = set()
     met: set[int] = set()
     order = sorted(backs)
     for n, i in enumerate(order):
         for j in order[n + 1:]:
-            meeting = _neighbours(boxes[i], boxes[j])
+            meeting = _neighbours(boxes[i], boxes[j], most_turn)
             if meeting is None:
                 continue
             side, tx, ty = meeting
