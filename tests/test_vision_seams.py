@@ -48,9 +48,10 @@ def test_backs_pushed_together_show_their_seams(seed: int, seam: float, across: 
     rng = np.random.default_rng(seed)
     image, boxes = strip(rng, 4, seam, across)
     before = image.copy()
+    config = VisionConfig()
     for a, b in itertools.pairwise(boxes):
         assert seam_contrast(image, a, b, L if across else W, (1.0, 0.0)) > 6.0
-    assert seamless(image, boxes, set(range(4)), VisionConfig().back_seam, VisionConfig().back_seam_turn) == set()
+    assert seamless(image, boxes, set(range(4)), config.back_seam, config.back_seam_turn) == set()
     assert np.array_equal(image, before)  # the frame is not modified
 
 
@@ -61,9 +62,9 @@ def test_a_strip_with_nothing_between_its_rectangles_is_no_backs(seed: int, slop
     # it is no seam.
     rng = np.random.default_rng(seed)
     image, boxes = strip(rng, 6, 0.0, slope=slope)
-    least = VisionConfig().back_seam
-    assert max(seam_contrast(image, a, b, W, (1.0, 0.0)) for a, b in itertools.pairwise(boxes)) < least
-    assert seamless(image, boxes, set(range(6)), least, VisionConfig().back_seam_turn) == set(range(6))
+    config = VisionConfig()
+    assert max(seam_contrast(image, a, b, W, (1.0, 0.0)) for a, b in itertools.pairwise(boxes)) < config.back_seam
+    assert seamless(image, boxes, set(range(6)), config.back_seam, config.back_seam_turn) == set(range(6))
 
 
 def test_a_back_meeting_no_other_back_stands_and_only_backs_are_judged() -> None:
