@@ -18,7 +18,7 @@ from referee.rules.table import End
 from referee.session.ends import place
 from referee.session.eventlog import EventLog
 from referee.session.events import Event, Kind
-from referee.session.loop import Session, restore
+from referee.session.loop import Input, Session, restore
 from referee.session.referee import Referee, RefereeConfig
 from referee.session.reveal import assign_seats, groups
 from referee.session.stabilise import Stabiliser, StabiliserConfig, StableState, StableTile
@@ -1139,6 +1139,68 @@ def test_a_pass_while_the_boneyard_can_be_drawn_is_illegal() -> None:
     (illegal,) = ref.pass_turn(2)
     assert (illegal.kind, illegal.reason, illegal.player) == (Kind.ILLEGAL, "must_draw", 1)
     assert ref.hand.move_count() == 1
+
+
+# One tile left to draw: 13 of the 14 after the deal stay in the boneyard.
+LAST_ONE = Rules(Variant.FIVES, players=2, first_player=0, keep_in_boneyard=13)
+
+
+def test_a_pass_entered_before_the_table_settled_waits_for_the_last_draw() -> None:
+    """Rendered hand 9309-001: player 1 drew the last tile and passed at once; the camera
+    showed the draw only in the next stable state, with player 0's play. The referee called
+    ``must_draw`` and gave the play to player 1. A pass entered while the table has not settled
+    now waits for the next state: its draw, then the pass, then its play."""
+    ref = Referee(LAST_ONE)
+    ref.observe(state(0, OPEN_63, down=14))
+    assert ref.pass_turn(2, settled=False) == []  # an arm over the boneyard: nothing said yet
+    assert ref.hand.move_count() == 1
+    got = ref.observe(state(4, OPEN_63, RIGHT_34, down=13))
+    assert [(e.kind, e.tile, e.player, e.frame) for e in got] == [
+        (Kind.DRAW, None, 1, 4), (Kind.PASS, None, 1, 2), (Kind.PLAY, "4-3", 0, 4)]
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("draw", 1), ("pass", 1), ("play", 0)]
+
+
+def test_a_waiting_pass_with_tiles_still_to_draw_is_illegal_at_the_next_state() -> None:
+    ref = Referee(LAST_ONE)
+    ref.observe(state(0, OPEN_63, down=14))
+    assert ref.pass_turn(2, settled=False) == []
+    (illegal,) = ref.observe(state(4, OPEN_63, down=14))  # nothing drawn
+    assert (illegal.kind, illegal.reason, illegal.player, illegal.frame) == (Kind.ILLEGAL, "must_draw", 1, 2)
+    assert ref.hand.turn == 1 and ref.hand.move_count() == 1
+
+
+def test_a_pass_entered_on_a_settled_table_takes_a_draw_the_table_showed_once() -> None:
+    """The last draw was seen in one stable state, still to be confirmed by the next, when the
+    player said pass: their word confirms it."""
+    ref = Referee(LAST_ONE)
+    ref.observe(state(0, OPEN_63, down=14))
+    assert ref.observe(state(3, OPEN_63, down=13)) == []
+    assert [(e.kind, e.player) for e in ref.pass_turn(5)] == [(Kind.DRAW, 1), (Kind.PASS, 1)]
+    assert ref.hand.turn == 0 and ref.hand.drawable() == 0
+
+
+def test_undo_takes_back_a_pass_still_waiting_and_the_end_of_the_source_settles_one() -> None:
+    ref = Referee(LAST_ONE)
+    ref.observe(state(0, OPEN_63, down=14))
+    ref.pass_turn(2, settled=False)
+    assert ref.undo(3) == []  # never said: nothing to take back aloud
+    assert ref.observe(state(4, OPEN_63, down=14)) == []
+    ref.pass_turn(6, settled=False)
+    (illegal,) = ref.finish()  # no state is coming to show a draw
+    assert (illegal.kind, illegal.reason) == (Kind.ILLEGAL, "must_draw")
+
+
+def test_the_session_says_whether_the_table_settled_when_a_pass_comes() -> None:
+    session = Session(LAST_ONE, never, stabiliser=StabiliserConfig(stable_frames=2))
+    for frame in (0, 1):
+        session.frame(frame, detection=detection(OPEN_63, down=14))
+    assert session.stabiliser.settled()
+    session.frame(2, detection=OCCLUDED)
+    assert not session.stabiliser.settled()
+    assert session.manual(Input(2, "pass")) == []
+    for frame in (3, 4):
+        got = session.frame(frame, detection=detection(OPEN_63, RIGHT_34, down=13))
+    assert [(e.kind, e.player) for e in got] == [(Kind.DRAW, 1), (Kind.PASS, 1), (Kind.PLAY, 0)]
 
 
 def test_undo_by_hand_takes_back_the_last_play() -> None:

@@ -155,6 +155,7 @@ class RefereeBase:
         self._by_hand: list[str] = []  # tiles played by hand, not yet matched to a tile on the table
         self._shown_by_hand: dict[int, list[str]] = {}  # the reveal entered by hand so far, by seat
         self._finished_line: list[str] = []
+        self._passes_due: list[int] = []  # passes entered by hand, waiting for a stable state (their frames)
 
     # -- what the rules know -----------------------------------------------------------------
 

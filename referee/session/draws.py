@@ -47,10 +47,7 @@ class Draws(RefereeBase):
             self._tentative = None
             if all(empty(p) for p in places):
                 if len(here) <= len(self._boneyard_at) - drawn:
-                    self._confirm_draws(drawn, frame, index, events)
-                    self._boneyard_at = [p for p in self._boneyard_at if p not in places]
-                    self.face_down = len(self._boneyard_at)
-                    self._down_counts = []
+                    self._drawn_from(places, drawn, frame, index, events)
                 elif waited + 1 < window:
                     # The places stay empty, but the state shows more backs in all (it took the
                     # table's grain or a pile's seams for backs): a later state says.
@@ -74,6 +71,28 @@ class Draws(RefereeBase):
         if self._tentative is None and drawn > 0 and len(here) < len(self._boneyard_at):
             self._tentative = (missing, state.frame, self.hand.move_count(), drawn, 0)
         self._down_counts = [*self._down_counts, len(here)][-window:]
+
+    def _drawn_from(self, places: list[tuple[float, float]], drawn: int, frame: int, index: int,
+                    events: list[Event]) -> None:
+        self._confirm_draws(drawn, frame, index, events)
+        self._boneyard_at = [p for p in self._boneyard_at if p not in places]
+        self.face_down = len(self._boneyard_at)
+        self._down_counts = []
+
+    def _draws_said(self, events: list[Event]) -> bool:
+        """A player says they pass (by hand) while the rules still see tiles to draw: draws seen
+        in one state and waiting for the next to confirm them (see :meth:`_draws`) are
+        confirmed now, when they leave nothing to draw. The player's word stands for the next
+        state: rendered hand 9309-001, where the last tile was drawn and the pass entered
+        before the next state came, and a false ``must_draw`` was called. Whether it did."""
+        if self._tentative is None:
+            return False
+        places, frame, index, drawn, _ = self._tentative
+        if drawn < self.hand.drawable():
+            return False
+        self._tentative = None
+        self._drawn_from(places, drawn, frame, index, events)
+        return True
 
     def _missed_backs(self, here: list[tuple[float, float]], reach: float) -> None:
         """Backs vision missed when the boneyard was counted (touching backs boxed as fewer):

@@ -203,7 +203,7 @@ class Session:
     def manual(self, item: Input) -> list[Event]:
         ref = self.referee
         if item.action == "pass":
-            return self._handle(ref.pass_turn(item.frame))
+            return self._handle(ref.pass_turn(item.frame, settled=self.stabiliser.settled()))
         if item.action == "undo":
             return self._handle(ref.undo(item.frame))
         if item.action == "next_hand":

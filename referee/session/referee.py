@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable
 
 from referee.layout.geometry import Piece, contacts, piece
-from referee.rules import Action, IllegalAction, Play, Tile
+from referee.rules import Action, IllegalAction, Play, Reason, Tile
 from referee.rules.scoring import Termination
 from referee.rules.table import ENDS, End
 from referee.session.base import RefereeConfig, name_of
@@ -81,6 +81,7 @@ class Referee(Plays, Draws, Shown):
         misread = self._changed(state, pieces, decided, table_names, events)
         if not counted:
             self._draws(state, events)
+        self._passes_waiting(events)
         if self.hand.is_over():
             return events
         # More tiles than the set holds: vision took the table for backs (a close lamp's rings,
@@ -393,6 +394,7 @@ class Referee(Plays, Draws, Shown):
     def finish(self) -> list[Event]:
         """The source ended: a hand waiting for its reveal is scored with what is known."""
         events: list[Event] = []
+        self._passes_waiting(events)  # no state is coming to show a draw
         if self.waiting_reveal:
             self._keep_shown()
             self._finish(self.last_frame, events, None)
@@ -421,27 +423,55 @@ class Referee(Plays, Draws, Shown):
         self._unread = {}
         self._by_hand = []
         self._shown_by_hand = {}
+        self._passes_due = []
 
     # -- by hand ------------------------------------------------------------------------------
 
-    def pass_turn(self, frame: int) -> list[Event]:
+    def pass_turn(self, frame: int, settled: bool = True) -> list[Event]:
         """A pass entered by hand. After the hand's end there is no turn to pass: ValueError,
-        and nothing is logged or said."""
+        and nothing is logged or said.
+
+        ``settled`` False: the camera has not seen the table settle since the last stable state
+        (an arm over it, or frames still moving). A pass the rules refuse because tiles are left
+        to draw then waits for the next stable state, which may show the player's last draw
+        (rendered hand 9309-001: the last tile drawn, the pass entered at once, and a false
+        ``must_draw`` called; the next player's play was then given to the passer). That
+        state's draws come first, then the pass, or ``must_draw`` if tiles are still left;
+        then its plays. A pass entered while one waits goes after it."""
         if self.over or self.waiting_reveal or self.hand.is_over():
             raise ValueError("the hand is over: nobody can pass (start the next hand, or undo)")
         events: list[Event] = []
+        if self._passes_due or not self._pass(frame, events, wait=not settled):
+            self._passes_due.append(frame)
+        return events
+
+    def _pass(self, frame: int, events: list[Event], wait: bool) -> bool:
+        """The player to move passes, or the rules' refusal is reported; False (nothing done)
+        when the rules see tiles to draw and ``wait`` says the table may yet show them drawn."""
         seat = self._seat()
         try:
             self.hand.pass_turn(seat)
         except IllegalAction as error:
+            if error.reason is Reason.MUST_DRAW and self._draws_said(events):
+                return self._pass(frame, events, wait)
+            if error.reason is Reason.MUST_DRAW and wait:
+                return False
             self._emit(events, Event(frame, Kind.ILLEGAL, reason=error.reason.value, player=seat))
-            return events
+            return True
         self._emit(events, Event(frame, Kind.PASS, player=seat))
         outcome = self.hand.outcome()
         if outcome is not None:
             self._emit(events, Event(frame, Kind.BLOCKED))
             self.waiting_reveal = True
-        return events
+        return True
+
+    def _passes_waiting(self, events: list[Event]) -> None:
+        """Passes that waited for this state (see :meth:`pass_turn`), once its draws are in."""
+        due, self._passes_due = self._passes_due, []
+        for frame in due:
+            if self.hand.is_over() or self.waiting_reveal:
+                break  # the hand ended meanwhile: nobody is left to pass
+            self._pass(frame, events, wait=False)
 
     def play_by_hand(self, frame: int, tile: str, end: str | None = None) -> list[Event]:
         """A play the camera could not read, entered by hand (after the referee said it cannot
@@ -489,6 +519,9 @@ class Referee(Plays, Draws, Shown):
         """Take back the last action of the hand (a play, a draw or a pass), or, while the hand
         waits for the others' reveals, the reveal entered last by hand."""
         events: list[Event] = []
+        if self._passes_due:
+            self._passes_due.pop()  # a pass still waiting for the table: never logged nor said
+            return events
         if self.waiting_reveal and self._shown_by_hand:
             return self._undo_reveal(frame)
         if self.over or not self.hand.move_count():

@@ -164,6 +164,11 @@ class Stabiliser:
         # lost for a while), pruned as states show other tiles there.
         self._sightings: dict[str, list[tuple[int, tuple[float, float], float]]] = {}
 
+    def settled(self) -> bool:
+        """Whether the frames since the last state still show it: no arm, lapse or other table
+        came after it."""
+        return self._emitted is not None and not self._held
+
     def reset(self) -> None:
         """Start a new run (an arm over the table); the sightings stay."""
         self._run, self._tracks, self._emitted, self._held = [], [], None, []
