@@ -311,6 +311,27 @@ def test_a_state_tells_the_last_frame_no_state_took_in() -> None:
     assert got is not None and got.unsettled == 12
 
 
+def test_a_state_tells_since_when_no_frame_showed_more_face_down_tiles() -> None:
+    # Rendered hand 9309-000: a back drawn in a frame between arms that never settled (one
+    # frame), the drawer's tile laid in frames that never agreed; the state after shows both.
+    stab = Stabiliser(StabiliserConfig(stable_frames=2))
+    stab.feed(0, detection(OPEN_63, down=14))
+    first = stab.feed(1, detection(OPEN_63, down=14))
+    assert first is not None and first.down_since == 0
+    stab.feed(2, OCCLUDED)
+    stab.feed(3, detection(OPEN_63, down=13))  # one frame: no state
+    stab.feed(4, OCCLUDED)
+    stab.feed(5, detection(OPEN_63, down=12))  # a run of one frame, reading the pile short
+    stab.feed(6, detection(OPEN_63, RIGHT_34, down=13))
+    got = stab.feed(7, detection(OPEN_63, RIGHT_34, down=13))
+    assert got is not None and got.frame == 6 and got.face_down == 13 and got.down_since == 3
+    stab.feed(8, OCCLUDED)
+    stab.feed(9, detection(OPEN_63, RIGHT_34, down=14))  # one more: it cannot be told that
+    stab.feed(10, detection(OPEN_63, RIGHT_34, down=13))  # the backs went before this state
+    got = stab.feed(11, detection(OPEN_63, RIGHT_34, down=13))
+    assert got is not None and got.frame == 9 and got.down_since == 9
+
+
 def test_stills_one_frame_a_state_do_not_tell_when_a_hand_came_until_an_arm_shows() -> None:
     # Stills taken between moves (one frame makes a state) show no arm: nothing tells when a
     # hand came, so the states say so (a take-back is then judged as before); once an arm
@@ -1120,6 +1141,25 @@ def test_a_tile_read_after_a_draw_where_nothing_lay_before_it_comes_after_the_dr
     got = ref.observe(state(7, OPEN_63, RIGHT_34, down=13))
     assert [(e.kind, e.tile, e.player) for e in got] == [(Kind.PLAY, "4-3", 1)]
     assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("draw", 1), ("play", 1)]
+
+
+def test_a_draw_dated_before_a_play_both_seen_first_in_one_state_goes_before_it() -> None:
+    """Rendered hand 9309-000: player 0 drew (frame 5, a frame that never settled), then laid a
+    tile (read surely from frame 7, in frames that never agreed); one state showed both. The
+    referee put the draw after the play, as player 1's: player 1 then seemed to hold a tile
+    more, and their domino never ended the hand. The backs were gone by frame 5: the draw came
+    first, and was player 0's."""
+    ref = Referee(FIVES)
+    ref.observe(state(0, OPEN_63, down=14))
+    ref.observe(state(2, OPEN_63, RIGHT_34, down=14))
+    laid = tile(4, 1, 560, 300)
+    both = state(9, OPEN_63, RIGHT_34, laid, down=13)
+    both = dataclasses.replace(both, down_since=5, tiles=(
+        *both.tiles[:2], dataclasses.replace(both.tiles[2], first_seen=7)))
+    assert [(e.kind, e.tile, e.player) for e in ref.observe(both)] == [(Kind.PLAY, "4-1", 0)]
+    got = ref.observe(state(11, OPEN_63, RIGHT_34, laid, down=13))
+    assert [(e.kind, e.player, e.frame) for e in got if e.kind is Kind.DRAW] == [(Kind.DRAW, 0, 5)]
+    assert [(a.kind, a.player) for a in ref.hand.moves] == [("play", 0), ("play", 1), ("draw", 0), ("play", 0)]
 
 
 # == the referee: by hand =====================================================================

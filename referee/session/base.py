@@ -135,9 +135,9 @@ class RefereeBase:
         self.face_down: int | None = None  # the boneyard as last confirmed
         self._pile: int | None = None  # the boneyard's backs before any draw the referee saw
         self._boneyard_at: list[tuple[float, float]] = []  # where the face-down tiles lie
-        # Places emptied in one state, waiting for the next: (places, frame, moves so far, draws,
-        # states waited through)
-        self._tentative: tuple[list[tuple[float, float]], int, int, int, int] | None = None
+        # Places emptied in one state, waiting for the next: (places, the state's frame, moves so
+        # far, draws, states waited through, the frame the backs were gone by: StableState.down_since)
+        self._tentative: tuple[list[tuple[float, float]], int, int, int, int, int] | None = None
         self._down_counts: list[int] = []  # face-down counts of the last stable states
         self._backs_seen: list[list[tuple[float, float]]] = []  # face-down places of the last stable states
         self.gone: dict[str, int] = {}

@@ -21,9 +21,13 @@ class Draws(RefereeBase):
         frame is no next state: mostly the same frames, read the same way), and only as many
         as the places newly showing a face-down tile do not make up (tiles pushed about). The
         draws then go in where they happened: by the player to move then, before any play
-        since. Both states must show that many fewer face-down tiles in all, too; a state
-        between them that shows more, the places still empty, leaves it to the next (up to
-        ``boneyard_states``).
+        since; "then" is the first frame, settled or not, since which no frame showed more
+        backs (``StableState.down_since``): a tile first read after it was laid after the
+        draws (rendered hand 9309-000: a draw in a frame that never settled, and the next
+        play in frames that never agreed, came in one state; the draw went to the wrong
+        player, who then seemed to hold a tile more at the end). Both states must show that
+        many fewer face-down tiles in all, too; a state between them that shows more, the
+        places still empty, leaves it to the next (up to ``boneyard_states``).
 
         Vision may take a plain back for a face it cannot read: no place where any tile lies,
         even one read face up, is emptied."""
@@ -43,15 +47,15 @@ class Draws(RefereeBase):
             return not any(math.dist(p, q) < reach for q in [*here, *lying])
 
         if self._tentative is not None and state.frame > self._tentative[1]:
-            places, frame, index, drawn, waited = self._tentative
+            places, frame, index, drawn, waited, since = self._tentative
             self._tentative = None
             if all(empty(p) for p in places):
                 if len(here) <= len(self._boneyard_at) - drawn:
-                    self._drawn_from(places, drawn, frame, index, events)
+                    self._drawn_from(places, drawn, since, index, events)
                 elif waited + 1 < window:
                     # The places stay empty, but the state shows more backs in all (it took the
                     # table's grain or a pile's seams for backs): a later state says.
-                    self._tentative = (places, frame, index, drawn, waited + 1)
+                    self._tentative = (places, frame, index, drawn, waited + 1, since)
         excess = len(self._boneyard_at) - self.hand.boneyard_size()
         if excess > 0:
             # More places than the boneyard holds backs (the deal and the draws say how many):
@@ -69,7 +73,8 @@ class Draws(RefereeBase):
         floor = min(self._down_counts, default=len(self._boneyard_at))
         drawn = min(len(missing) - len(appeared), floor - len(here))
         if self._tentative is None and drawn > 0 and len(here) < len(self._boneyard_at):
-            self._tentative = (missing, state.frame, self.hand.move_count(), drawn, 0)
+            since = state.frame if state.down_since is None else state.down_since
+            self._tentative = (missing, state.frame, self.hand.move_count(), drawn, 0, since)
         self._down_counts = [*self._down_counts, len(here)][-window:]
 
     def _drawn_from(self, places: list[tuple[float, float]], drawn: int, frame: int, index: int,
@@ -87,11 +92,11 @@ class Draws(RefereeBase):
         before the next state came, and a false ``must_draw`` was called. Whether it did."""
         if self._tentative is None:
             return False
-        places, frame, index, drawn, _ = self._tentative
+        places, _, index, drawn, _, since = self._tentative
         if drawn < self.hand.drawable():
             return False
         self._tentative = None
-        self._drawn_from(places, drawn, frame, index, events)
+        self._drawn_from(places, drawn, since, index, events)
         return True
 
     def _missed_backs(self, here: list[tuple[float, float]], reach: float) -> None:

@@ -59,6 +59,11 @@ class StableState:
     #: taken. None: not told (one frame makes a state, and no arm has shown: stills taken
     #: between moves, where nothing tells when a hand came).
     unsettled: int | None = None
+    #: The first frame, settled or not, since which no frame without an arm showed more
+    #: face-down tiles than this state: backs gone by this state went by then, at the latest
+    #: (a draw made in frames that never settled is dated by it; rendered hand 9309-000).
+    #: None: not told (this state's first frame).
+    down_since: int | None = None
 
     def names(self) -> set[str]:
         return {t.name for t in self.tiles if t.decided}
@@ -133,6 +138,10 @@ class _Track:
         return any(not r.uncertain for r in self.readings)
 
 
+#: How many frames' face-down counts the stabiliser keeps (see StableState.down_since).
+_DOWNS = 100
+
+
 def _width(t: TileReading) -> float:
     (x0, y0), (x1, y1) = t.halves
     return max(math.hypot(x1 - x0, y1 - y0), 1.0)
@@ -163,6 +172,7 @@ class Stabiliser:
         # first such reading at each place; kept across runs (a state may miss a tile vision
         # lost for a while), pruned as states show other tiles there.
         self._sightings: dict[str, list[tuple[int, tuple[float, float], float]]] = {}
+        self._downs: list[tuple[int, int]] = []  # the last frames' face-down counts (see StableState.down_since)
 
     def settled(self) -> bool:
         """Whether the frames since the last state still show it: no arm, lapse or other table
@@ -247,6 +257,7 @@ class Stabiliser:
 
     # -- when each tile came ---------------------------------------------------------------
     def _sight(self, frame: int, detection: Detection) -> None:
+        self._downs = [*self._downs[-_DOWNS:], (frame, len(detection.face_down))]
         for t in detection.tiles:
             if t.uncertain:
                 continue
@@ -272,7 +283,12 @@ class Stabiliser:
                 self._sightings[name] = kept
             else:
                 del self._sightings[name]
-        return dataclasses.replace(state, tiles=tuple(tiles))
+        since = state.last + 1
+        for frame, count in reversed(self._downs):
+            if count > state.face_down:
+                break
+            since = frame
+        return dataclasses.replace(state, tiles=tuple(tiles), down_since=min(since, state.frame))
 
     # -- agreeing --------------------------------------------------------------------------
     def _pairs(self, detection: Detection) -> list[tuple[int, int]] | None:
