@@ -358,10 +358,14 @@ def _read_picture(path: Path | None) -> Any:
 
 
 def _apply(session: Session, item: Input) -> None:
+    before = session.referee.passes_waiting
     try:
-        session.manual(item)
+        events = session.manual(item)
     except ValueError as error:
         print(f"referee: {error}", file=sys.stderr)
+        return
+    if not events and (note := session.waiting(item.action, before)) is not None:
+        print(f"referee: {note}", file=sys.stderr, flush=True)
 
 
 def _read_keys(keys: queue.Queue[str]) -> None:

@@ -421,3 +421,22 @@ def test_a_reveal_that_contradicts_the_hand_is_refused_in_one_line(tmp_path: Pat
     assert result.stderr.strip() == "referee: reveal 6-6: 6-6 is on the table"
     (end,) = [e for e in _lines(result.stdout) if e["event"] == "hand_end"]
     assert end["points"] is None
+
+
+def test_watch_says_a_pass_waits_for_the_table_and_an_undo_takes_it_back(capsys: pytest.CaptureFixture[str]) -> None:
+    # The keys typed in ``watch`` (and the --inputs of ``replay``) go through one function: a
+    # pass that waits for the table to settle (an arm over it, a tile left to draw) is answered
+    # at once, so nobody types it again.
+    from referee.cli_session import _apply
+    from referee.session.loop import Input, Session
+    from tests.test_session_referee import LAST_ONE, OCCLUDED, OPEN_63, detection
+    session = Session(LAST_ONE, None)
+    for frame in (0, 1):
+        session.frame(frame, detection=detection(OPEN_63, down=14))
+    session.frame(2, detection=OCCLUDED)
+    _apply(session, Input(2, "pass"))
+    _apply(session, Input(2, "undo"))
+    assert capsys.readouterr().err.splitlines() == [
+        "referee: pass noted: it is said once the table settles (the camera may yet show a draw)",
+        "referee: the pass waiting for the table is taken back"]
+    assert session.referee.passes_waiting == 0 and session.events[1:] == []

@@ -207,6 +207,25 @@ def test_controls_reach_the_referee_and_its_answer_comes_back(served: Running) -
     assert response.status_code == 409 and response.json()["message"] == "Nothing to undo."
 
 
+def test_a_pass_waiting_for_the_table_to_settle_is_said_so_and_undone() -> None:
+    # A pass entered while an arm is over the table, with a tile left to draw, waits for the
+    # next stable state (the camera may yet show the last draw): the page says it was noted,
+    # not "Nothing happened.", and an undo then takes that pass back.
+    from tests.test_session_referee import LAST_ONE, OCCLUDED, OPEN_63, RIGHT_34, detection
+    s = Session(LAST_ONE, lambda image: image, phrases=EN)
+    board = Dashboard(s, EN, None, DashboardConfig(port=0))
+    for frame in (0, 1):
+        s.frame(frame, detection=detection(OPEN_63, down=14))
+    s.frame(2, detection=OCCLUDED)
+    answer = board.apply(Control("pass", id=1))
+    assert answer.ok and answer.message.startswith("Pass noted: it is said once the table settles")
+    assert board.apply(Control("undo", id=2)).message == "The pass waiting for the table is taken back."
+    board.apply(Control("pass", id=3))
+    for frame in (3, 4):
+        got = s.frame(frame, detection=detection(OPEN_63, RIGHT_34, down=13))
+    assert [(e.kind, e.player) for e in got] == [(Kind.DRAW, 1), (Kind.PASS, 1), (Kind.PLAY, 0)]
+
+
 def test_next_hand_is_refused_while_a_hand_is_played() -> None:
     s = session()
     with pytest.raises(ValueError, match="waiting for its first tile"):

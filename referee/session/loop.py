@@ -201,6 +201,7 @@ class Session:
         return self._handle(self.referee.observe(state))
 
     def manual(self, item: Input) -> list[Event]:
+        """Input by hand: the events it caused (see :meth:`waiting` when there are none)."""
         ref = self.referee
         if item.action == "pass":
             return self._handle(ref.pass_turn(item.frame, settled=self.stabiliser.settled()))
@@ -224,6 +225,16 @@ class Session:
             return self._handle(ref.correct(item.frame, item.old, item.new))
         except (ValueError, IllegalAction) as error:
             raise ValueError(f"correction {item.old} -> {item.new}: {error}") from None
+
+    def waiting(self, action: str, before: int) -> str | None:
+        """What to tell the person who entered ``action`` by hand, which caused no event, when
+        it changed the passes waiting for the table (``before``: how many waited before it)."""
+        now = self.referee.passes_waiting
+        if action == "pass" and now > before:
+            return "pass noted: it is said once the table settles (the camera may yet show a draw)"
+        if action == "undo" and now < before:
+            return "the pass waiting for the table is taken back"
+        return None
 
     def finish(self) -> list[Event]:
         return self._handle(self.referee.finish())

@@ -445,6 +445,11 @@ class Referee(Plays, Draws, Shown):
             self._passes_due.append(frame)
         return events
 
+    @property
+    def passes_waiting(self) -> int:
+        """Passes entered by hand still waiting for the table to settle (see :meth:`pass_turn`)."""
+        return len(self._passes_due)
+
     def _pass(self, frame: int, events: list[Event], wait: bool) -> bool:
         """The player to move passes, or the rules' refusal is reported; False (nothing done)
         when the rules see tiles to draw and ``wait`` says the table may yet show them drawn."""

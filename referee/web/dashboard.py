@@ -153,6 +153,7 @@ class Dashboard:
         """Hand one control to the referee (as input by hand at the current frame) and publish
         its answer: the events it caused, or why it was refused."""
         frame = max(self.index, 0)
+        before = self.session.referee.passes_waiting
         try:
             produced = self.session.manual(Input(frame, control.action, control.old, control.new, control.tile,
                                                  control.end, control.tiles, control.seat))
@@ -161,8 +162,10 @@ class Dashboard:
         else:
             entries = tuple(event_entry(len(self.session.events) - len(produced) + i, e, self.phrases, self.names)
                             for i, e in enumerate(produced))
-            message = " ".join(e["text"] for e in entries) or _nothing(control.action)
-            ok = bool(entries) and not any(e["illegal"] for e in entries)
+            waiting = None if entries else self.session.waiting(control.action, before)
+            message = " ".join(e["text"] for e in entries) or (
+                f"{waiting[0].upper()}{waiting[1:]}." if waiting else _nothing(control.action))
+            ok = (bool(entries) or waiting is not None) and not any(e["illegal"] for e in entries)
             if control.action == "next_hand":
                 ok = True
                 if not self.session.referee.over:
