@@ -37,6 +37,7 @@ from referee.render.sprites import PIP_LAYOUT
 from referee.render.stills import render_still
 from referee.render.styles import TileStyle
 from referee.vision import Detection, FaceDown, FaceModel, TileReading, VisionConfig, detect
+from referee.vision.config import ConfigError
 from referee.vision.evaluate import Totals, halves_right, match, one_to_one, pairs, parse_truth
 from referee.vision.images import ImageError, read_image
 from referee.vision.reading import read_boxes
@@ -166,10 +167,10 @@ def lay(canvas: np.ndarray, drawn: tuple[np.ndarray, np.ndarray], x: float, y: f
 
 
 # -- checking ---------------------------------------------------------------------------------
-def run(image: np.ndarray) -> Detection:
+def run(image: np.ndarray, config: VisionConfig | None = None) -> Detection:
     """detect(), with what must hold of every detection: the frame's size, an occluded frame
     carries nothing, confidences within 0..1."""
-    d = detect(image)
+    d = detect(image, config) if config is not None else detect(image)
     assert isinstance(d, Detection)
     assert (d.width, d.height) == (image.shape[1], image.shape[0])
     if d.occluded:
@@ -407,10 +408,12 @@ def test_a_double_blank_face_up_is_a_tile_not_a_back() -> None:
     assert found == []
 
 
-def boneyard_and_line(rng: np.random.Generator, blank_at_end: bool) -> tuple[np.ndarray, tuple[float, float]]:
+def boneyard_and_line(rng: np.random.Generator, blank_at_end: bool,
+                      back_beside: bool = False) -> tuple[np.ndarray, tuple[float, float]]:
     """Ten backs in two rows on the left, and on the right a tile x-0 with the double blank
-    across its 0 end (``blank_at_end``) or lying among the backs, side by side with them;
-    the frame and the double blank's centre."""
+    across its 0 end (``blank_at_end``; with a back lying beside it, side by side, when
+    ``back_beside``) or lying among the backs, side by side with them; the frame and the
+    double blank's centre."""
     canvas = table(rng, FELT)
     for k in range(10):
         canvas = lay(canvas, sprite(None, IVORY, DARK_INK), 80 + (k % 5) * (W + 12), 180 + (k // 5) * (L + 40), 90.0)
@@ -418,24 +421,41 @@ def boneyard_and_line(rng: np.random.Generator, blank_at_end: bool) -> tuple[np.
     canvas = lay(canvas, sprite((int(rng.integers(2, 7)), 0), IVORY, DARK_INK), x, y, 0.0)
     blank = (x + L / 2 + W / 2 + 1, y) if blank_at_end else (80 + 5 * (W + 12), 180.0)
     canvas = lay(canvas, sprite((0, 0), IVORY, DARK_INK), *blank, 90.0)
+    if back_beside:
+        canvas = lay(canvas, sprite(None, IVORY, DARK_INK), blank[0] + W + 14, blank[1], 90.0)
     return finish(canvas, rng), blank
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_among_backs_a_double_blank_across_a_lines_end_is_an_unsure_face(seed: int) -> None:
+def test_among_backs_a_double_blank_across_a_lines_end_is_a_face(seed: int) -> None:
     # Where backs outnumber faces, a face with no pips reads as a back (a back may show a seam
-    # like a divider). Laid across the end of a face, as in a line of play, it is reported as
-    # the double blank, unsure, for the rules to judge; the same tile among the backs, side by
-    # side with them, stays a back.
+    # like a divider). Laid across the end of a face, as in a line of play, it is the double
+    # blank, read as surely as it reads (rendered hand 9308-001: an illegal 0-0 across a 5
+    # went uncalled while it was reported unsure); with a back beside it, it may be a box
+    # straddling two backs, and it is unsure, for the rules to judge. The same tile among the
+    # backs, side by side with them, stays a back.
     image, blank = boneyard_and_line(np.random.default_rng(9100 + seed), blank_at_end=True)
     d = run(image)
     at = [t for t in d.tiles if math.dist(t.center, blank) < REACH]
-    assert [(t.pips, t.uncertain) for t in at] == [((0, 0), True)]
+    assert [(t.pips, t.uncertain) for t in at] == [((0, 0), False)]
     assert len(d.face_down) == 10
+    image, blank = boneyard_and_line(np.random.default_rng(9300 + seed), blank_at_end=True, back_beside=True)
+    d = run(image)
+    at = [t for t in d.tiles if math.dist(t.center, blank) < REACH]
+    assert [(t.pips, t.uncertain) for t in at] == [((0, 0), True)]
+    assert len(d.face_down) == 11
     image, blank = boneyard_and_line(np.random.default_rng(9200 + seed), blank_at_end=False)
     d = run(image)
     assert not [t for t in d.tiles if math.dist(t.center, blank) < REACH]
     assert len(d.face_down) == 11
+
+
+def test_lone_blank_is_checked_and_zero_keeps_every_blank_among_backs_unsure() -> None:
+    with pytest.raises(ConfigError, match="lone_blank"):
+        VisionConfig(lone_blank=-1.0)
+    image, blank = boneyard_and_line(np.random.default_rng(9100), blank_at_end=True)
+    d = run(image, VisionConfig(lone_blank=0.0))
+    assert [(t.pips, t.uncertain) for t in d.tiles if math.dist(t.center, blank) < REACH] == [((0, 0), True)]
 
 
 def backs_side_by_side(rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:

@@ -336,3 +336,11 @@ def at_ends(boxes: list[Box], faces: set[int]) -> set[int]:
                 out.add(i)
                 break
     return out
+
+
+def alone(boxes: list[Box], which: set[int], others: set[int], reach: float) -> set[int]:
+    """Which of the ``which`` boxes have no box of ``others`` (but themselves) with its centre
+    within ``reach`` of their length."""
+    return {i for i in which
+            if not any(j != i and math.hypot(boxes[j].cx - boxes[i].cx, boxes[j].cy - boxes[i].cy)
+                       < reach * boxes[i].length for j in others)}

@@ -387,6 +387,11 @@ class VisionConfig:
     # one tile is of one material; a box half off a back, or across two backs, is not) is
     # uncertain (0 turns this off).
     blank_halves: float = 20.0
+    # Where backs outnumber faces, a double blank against the end of a face read surely is
+    # reported uncertain (a box straddling two backs reads their seam for a divider), unless no
+    # other box without pips (a back, or another blank) lies within lone_blank tile lengths of
+    # it: a box across two backs has their other halves beside it (0 turns this off).
+    lone_blank: float = 1.5
     # Backs packed together (side by side, end to end) stand only where a seam parts them from
     # one at least: a line at their meeting standing back_seam robust deviations of the pixels
     # beside it from them (a shadow strip packed into backs shows none; 0 turns this off).
@@ -469,6 +474,7 @@ class VisionConfig:
             ("shape_samples", self.shape_samples >= 1),
             ("shape_fill", 0 < self.shape_fill <= 1),
             ("blank_halves", self.blank_halves >= 0),
+            ("lone_blank", 0 <= self.lone_blank <= 10),
             ("back_seam", self.back_seam >= 0),
             ("back_seam_turn", 0 <= self.back_seam_turn <= 45),
             ("bar_most", self.bar_most >= 0),

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-from referee.vision.chain import at_ends, runs_of
+from referee.vision.chain import alone, at_ends, runs_of
 from referee.vision.config import VisionConfig
 from referee.vision.divider import Stretch, on_divider
 from referee.vision.pipfit import on_pips
@@ -295,6 +295,10 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
     # is reported uncertain.
     backs = any(r.pips is None for r in readings)
     blank_faces = at_ends(boxes, sure_faces) if few_faces or backs else set()
+    # ... and against a face's end, with nothing without pips near it, no box across two backs:
+    # it stands as read (rendered hand 9308-001: an illegal 0-0 laid across a 5 went uncalled).
+    pipless = {k for k, r in enumerate(readings) if r.pips in (None, (0, 0))}
+    lone_blanks = alone(boxes, blank_faces, pipless, config.lone_blank) if config.lone_blank > 0 else set()
     # Backs packed together show the seams between them; a shadow strip packed into backs does not.
     packed_backs = {k for k, r in enumerate(readings) if r.pips is None and boxes[k].packed}
     no_seam = seamless(image, fulls, packed_backs, config.back_seam, config.back_seam_turn) \
@@ -310,7 +314,7 @@ def read_boxes(image: np.ndarray, boxes: list[Box], scale: float, config: Vision
         straddle = (k in along_run and reading.pips is not None and reading.pips[0] == reading.pips[1]) \
             or k in crossed
         centre = corners.mean(axis=0)
-        if reading.pips == (0, 0) and (k in blank_faces if few_faces
+        if reading.pips == (0, 0) and (k in blank_faces - lone_blanks if few_faces
                                        else backs and boxes[k].packed and k not in blank_faces):
             reading = Reading((0, 0), 0.0)
         if reading.pips == (0, 0) and reading.confidence > 0 and config.blank_halves > 0 \
