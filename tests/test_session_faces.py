@@ -5,8 +5,10 @@ over the table, only from frames ``lag`` before, and handed on by a session."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,21 @@ def test_the_estimates_that_read_most_tiles_surely_win() -> None:
     assert even.prior(6) is None
 
 
+def test_the_table_colour_given_is_the_one_the_frames_reading_most_tiles_agree_on() -> None:
+    # Rendered hand 9304-000: in some frames the floor round the table was fitted as the table;
+    # they read a tile or two surely, the others read the whole line. The prior carries the
+    # table colour of the frames that read most, whichever frame's face colour is given.
+    wood, floor = (84.0, 134.0, 155.0), (82.0, 128.0, 135.0)
+    faces = FaceConsensus(ConsensusConfig(lag=0))
+    for index, (table, sure) in enumerate([(wood, 7), (floor, 1), (wood, 6), (floor, 2), (floor, 1), (wood, 8)]):
+        face = dataclasses.replace(model(46.0), table=(table[0] + index % 2, table[1], table[2]))
+        faces.feed(index, dataclasses.replace(seen(46.0, sure=sure), face=face))
+    prior = faces.prior(6)
+    assert prior is not None and prior.table is not None and math.dist(prior.table, wood) < 2
+    # Frames that tell no table colour (a stand-in, an older detector) give none.
+    assert fed([46.0] * 4).prior(4) == model(46.0)
+
+
 def test_a_frame_seen_again_counts_once() -> None:
     faces = FaceConsensus(ConsensusConfig(lag=0))
     for _ in range(3):  # a still view seen three times: one frame's estimate, not a consensus
@@ -140,6 +157,7 @@ def test_only_frames_at_least_lag_before_count() -> None:
     ("share", 0.5, "share must be a share of the frames above 0.5 and at most 1, got 0.5"),
     ("lag", -2, "lag must be a whole number of frames >= 0, got -2"),
     ("keep", 2.5, "keep must be a whole number of frames >= 0, got 2.5"),
+    ("table", 0, "table must be a colour distance > 0, got 0"),
 ])
 def test_bad_settings_are_named(field: str, value: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -36,13 +36,15 @@ class ConsensusConfig:
     this share of one another agree; ``share``: the share of the kept frames' surely read tiles
     that the frames agreeing must have read (else no consensus: each frame is read on its own);
     ``lag``: how many frames before the one it is given to the consensus ends (at least the most
-    detection workers, 16). ``keep`` 0 turns the consensus off."""
+    detection workers, 16); ``table``: tables within this of one another in colour (Lab, 8-bit,
+    at the frame's middle) agree. ``keep`` 0 turns the consensus off."""
 
     keep: int = 9
     least: int = 3
     agree: float = 0.15
     share: float = 2 / 3
     lag: int = 16
+    table: float = 12.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.keep, int) or self.keep < 0:
@@ -55,6 +57,8 @@ class ConsensusConfig:
             raise ValueError(f"share must be a share of the frames above 0.5 and at most 1, got {self.share!r}")
         if not isinstance(self.lag, int) or self.lag < 0:
             raise ValueError(f"lag must be a whole number of frames >= 0, got {self.lag!r}")
+        if not (isinstance(self.table, (int, float)) and self.table > 0):
+            raise ValueError(f"table must be a colour distance > 0, got {self.table!r}")
 
 
 class FaceConsensus:
@@ -87,26 +91,37 @@ class FaceConsensus:
         most tiles surely, when it holds at least ``least`` estimates and ``share`` of the tiles
         all of them read surely; of that group, the estimate nearest its median colour. Else None.
         An estimate is borne out by what it reads: when a frame's estimates flip between the
-        faces and the backs, those that found the faces read their pips."""
+        faces and the backs, those that found the faces read their pips. So is a table colour:
+        the prior's is the one the group's frames that read the most tiles surely agree on (a
+        frame that took the floor round the table for the table reads few tiles, or none)."""
         while self._recent and self._recent[0][0] <= index - self.config.lag:
             _, face, sure = self._recent.popleft()
             self._kept.append((face, sure))
         seen = list(self._kept)
         if not self.config.keep or len(seen) < self.config.least:
             return None
-        best: list[FaceModel] = []
+        group: list[tuple[FaceModel, int]] = []
         weight = 0
         for centre, _ in seen:
-            group = [(f, n) for f, n in seen if abs(f.length - centre.length) <= self.config.agree * centre.length]
-            tiles = sum(n for _, n in group)
+            agreeing = [(f, n) for f, n in seen if abs(f.length - centre.length) <= self.config.agree * centre.length]
+            tiles = sum(n for _, n in agreeing)
             if tiles > weight:
-                best, weight = [f for f, _ in group], tiles
+                group, weight = agreeing, tiles
+        best = [f for f, _ in group]
         if len(best) < self.config.least or weight < self.config.share * sum(n for _, n in seen):
             return None
         # Of those, the one nearest their median colour (a colour class parted differently holds
         # the faces' rims, or the backs): the newest of equals, as the light may have drifted.
         colour = [statistics.median(f.mean[i] for f in best) for i in range(3)]
-        return min(reversed(best), key=lambda f: math.dist(f.mean, colour))
+        chosen = min(reversed(best), key=lambda f: math.dist(f.mean, colour))
+        tables = [(f.table, n) for f, n in reversed(group) if f.table is not None]
+        if not tables:
+            return chosen
+
+        def support(table: tuple[float, float, float]) -> int:
+            return sum(n for other, n in tables if math.dist(other, table) <= self.config.table)
+
+        return dataclasses.replace(chosen, table=max((t for t, _ in tables), key=support))
 
 
 def read_with(detect: Callable[..., Detection], image: Any, prior: FaceModel | None) -> Detection:

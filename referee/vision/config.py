@@ -32,6 +32,13 @@ class VisionConfig:
     # some frames worse, some better).
     prior_length: float = 0.15
     prior_colour: float = 3.0
+    # The prior also carries the table's colour (Lab, 8-bit, at the frame's middle). Where the
+    # frame's own table model lies more than prior_table from it (the frame's largest region of
+    # one colour was the floor round the table this time: which of a wood table's shades or the
+    # floor makes it is a matter of the sensor's noise), the model of the region nearest it in
+    # colour stands instead, of those within prior_table of it the one explaining most of the
+    # frame (0 turns this off).
+    prior_table: float = 12.0
     # Smallest and largest tile length (pixels) the size estimate may settle on.
     min_tile_px: float = 24.0
     max_tile_px: float = 800.0
@@ -444,6 +451,7 @@ class VisionConfig:
             ("profile_trust", self.profile_trust > 1),
             ("prior_length", 0 <= self.prior_length < 1),
             ("prior_colour", self.prior_colour >= 0),
+            ("prior_table", self.prior_table >= 0),
             ("min_tile_px", 0 < self.min_tile_px < self.max_tile_px),
             ("work_side", 320 <= self.work_side <= 8192),
             ("work_tile_px", 16 <= self.work_tile_px <= 256),

@@ -118,7 +118,7 @@ def detect(image: np.ndarray, config: VisionConfig | None = None, profile: Profi
     known = profile.tile_size(w, h) if profile is not None \
         else TileSize(config.tile_px) if config.tile_px is not None else None
     view = _View.of(image, scale)
-    model = fit_table(view.lab, config)
+    model = fit_table(view.lab, config, None if prior is None else prior.table)
     view = view.against(model)
     u = unlit(view.lab, view.light)
     # Faces little apart from a textured table (ivory on pale wood: its planks' spread sets a
@@ -166,7 +166,7 @@ def _read_frame(image: np.ndarray, view: _View, model: TableModel, u: np.ndarray
     """The frame read on one guess at the face colour and tile length (``found``, at ``scale``;
     None: no guess), or on ``prior`` where that guess strays from it."""
     h, w = image.shape[:2]
-    own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale)
+    own = None if found is None else FaceModel.of(found[0].mean, found[0].inverse, found[1] / scale, model.mean())
     if prior is not None and (own is None or own.strays(prior, config.prior_length, config.prior_colour)):
         # The frame's own estimate went astray (backs merged into one tile-shaped blob, the
         # grain parted the colours differently): the tiles are looked for as the frames before saw them.

@@ -7,6 +7,7 @@ Colours are OpenCV's 8-bit Lab (L 0..255, a and b offset by 128), as float32."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -48,7 +49,13 @@ class TableModel:
         return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
     def mean(self) -> np.ndarray:
-        return (_design(np.array([0.5]), np.array([0.5])) @ self.coeffs)[0].astype(np.float32)
+        """The table's colour at the frame's middle."""
+        return _middle(self.coeffs).astype(np.float32)
+
+
+def _middle(coeffs: np.ndarray) -> np.ndarray:
+    """A surface's colour at the frame's middle."""
+    return (_design(np.array([0.5]), np.array([0.5])) @ coeffs)[0]
 
 
 def _table_seeds(small: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
@@ -150,12 +157,17 @@ def _fit_from(flat: np.ndarray, design: np.ndarray, seed: np.ndarray) -> tuple[n
     return coeffs, keep, band
 
 
-def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel:
+def fit_table(lab: np.ndarray, config: VisionConfig | None = None,
+              near: Sequence[float] | None = None) -> TableModel:
     """Fit the table colour robustly: seed it with the largest one-colour region of the frame,
     then fit a smooth surface (lamp fall-off, vignette) to the cells near it a few times,
     widening to the table's own spread. A model explaining little of the frame (seeded on the
     floor) gives way to one from another seed explaining far more. A lamp's bright patch the
-    surface cannot follow is added where it stands out (:func:`_lamp`)."""
+    surface cannot follow is added where it stands out (:func:`_lamp`). With ``near`` (the
+    table's colour at the frame's middle as the frames before saw it), a model whose colour
+    there lies more than ``prior_table`` from it gives way to the one, of the models within
+    that of it, explaining most of the frame (when there is one)."""
+    config = config or VisionConfig()
     h, w = lab.shape[:2]
     small = cv2.resize(lab, _GRID, interpolation=cv2.INTER_AREA)
     flat = small.reshape(-1, 3).astype(np.float64)
@@ -195,10 +207,20 @@ def fit_table(lab: np.ndarray, config: VisionConfig | None = None) -> TableModel
             if covered(other[1]) >= gain * cover:
                 coeffs, keep, band = other
                 break
+    if near is not None and config.prior_table > 0:
+        target = np.asarray(near, np.float64)
+
+        def off(c: np.ndarray) -> float:
+            return float(np.linalg.norm(_middle(c) - target))
+
+        if off(coeffs) > config.prior_table:
+            fits = [fit for fit in (_fit_from(flat, design, seed) for seed in seeds)
+                    if off(fit[0]) <= config.prior_table]
+            if fits:
+                coeffs, keep, band = max(fits, key=lambda fit: covered(fit[1]))
     fitted = design @ coeffs
     resid = np.linalg.norm(flat - fitted, axis=1)
     spread = max(float(np.median(resid[resid < band])) * 1.4826, 1.5)
-    config = config or VisionConfig()
     lamp = _lamp(flat, fitted, spread, config.lamp_blur, config.lamp_least)
     return TableModel(coeffs.astype(np.float32), spread, (h, w), lamp)
 

@@ -88,13 +88,17 @@ class FaceModel:
     mean: Row
     inverse: tuple[Row, Row, Row]
     length: float
+    #: The table's colour (Lab, 8-bit) at the frame's middle, as the frame's table model has it.
+    table: Row | None = None
 
     @classmethod
-    def of(cls, mean: Sequence[float], inverse: Sequence[Sequence[float]], length: float) -> FaceModel:
+    def of(cls, mean: Sequence[float], inverse: Sequence[Sequence[float]], length: float,
+           table: Sequence[float] | None = None) -> FaceModel:
         """From arrays (or sequences) of floats, rounded so that the repr stays short."""
         m = (round(float(mean[0]), 3), round(float(mean[1]), 3), round(float(mean[2]), 3))
         rows = [(round(float(r[0]), 7), round(float(r[1]), 7), round(float(r[2]), 7)) for r in inverse]
-        return cls(m, (rows[0], rows[1], rows[2]), round(float(length), 2))
+        t = None if table is None else (round(float(table[0]), 2), round(float(table[1]), 2), round(float(table[2]), 2))
+        return cls(m, (rows[0], rows[1], rows[2]), round(float(length), 2), t)
 
     def strays(self, other: FaceModel, length: float, colour: float) -> bool:
         """Whether this estimate strays from ``other`` (a prior): its tile length more than
