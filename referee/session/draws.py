@@ -79,6 +79,7 @@ class Draws(RefereeBase):
 
     def _drawn_from(self, places: list[tuple[float, float]], drawn: int, frame: int, index: int,
                     events: list[Event]) -> None:
+        """``drawn`` draws from the emptied ``places``, dated ``frame``, in after move ``index``."""
         self._confirm_draws(drawn, frame, index, events)
         self._boneyard_at = [p for p in self._boneyard_at if p not in places]
         self.face_down = len(self._boneyard_at)
