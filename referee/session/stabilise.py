@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections import Counter
+from collections import Counter, deque
 
 from referee.vision.types import Detection, TileReading
 
@@ -172,7 +172,8 @@ class Stabiliser:
         # first such reading at each place; kept across runs (a state may miss a tile vision
         # lost for a while), pruned as states show other tiles there.
         self._sightings: dict[str, list[tuple[int, tuple[float, float], float]]] = {}
-        self._downs: list[tuple[int, int]] = []  # the last frames' face-down counts (see StableState.down_since)
+        # The last frames' face-down counts (see StableState.down_since).
+        self._downs: deque[tuple[int, int]] = deque(maxlen=_DOWNS)
 
     def settled(self) -> bool:
         """Whether the frames since the last state still show it: no arm, lapse or other table
@@ -257,7 +258,7 @@ class Stabiliser:
 
     # -- when each tile came ---------------------------------------------------------------
     def _sight(self, frame: int, detection: Detection) -> None:
-        self._downs = [*self._downs[-_DOWNS:], (frame, len(detection.face_down))]
+        self._downs.append((frame, len(detection.face_down)))
         for t in detection.tiles:
             if t.uncertain:
                 continue
